@@ -1,0 +1,116 @@
+"""Django settings. Every value an operator may change comes from an environment variable,
+read by a typed helper that refuses a bad value at start-up (see README, "Settings")."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from crawlweb.env import (
+    database_from_url, env_bool, env_choice, env_list, env_number, env_str, redis_url, secret_key,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
+
+SECRET_KEY = secret_key("SECRET_KEY", VAR_DIR / "secret_key")
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_rq",
+    "crawlweb",
+    "frontier",
+    "evaluation",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "crawlweb.urls"
+WSGI_APPLICATION = "crawlweb.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_from_url("DATABASE_URL", env_str("DATABASE_URL", "") or None,
+                                          VAR_DIR / "crawl.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+LOGIN_URL = "admin:login"
+
+# --- Jobs: RQ through django-rq when REDIS_URL is set, else the same functions in-process.
+REDIS_URL = redis_url("REDIS_URL")
+JOBS_INPROCESS_MODE = env_choice("JOBS_INPROCESS_MODE", "thread", ("thread", "sync"))
+JOB_TIMEOUT = env_number("JOB_TIMEOUT", 600, minimum=10, integer=True)
+RQ_QUEUES = {
+    name: {"URL": REDIS_URL or "redis://127.0.0.1:6379/0", "DEFAULT_TIMEOUT": JOB_TIMEOUT}
+    for name in ("crawl", "score", "train")
+}
+# Enqueue right away rather than on commit: job helpers already call on_commit themselves.
+RQ = {"COMMIT_MODE": "auto"}
+
+# --- Crawler.
+CRAWLER_USER_AGENT = env_str(
+    "CRAWLER_USER_AGENT",
+    "BilingualCrawler/0.1 (+https://github.com/bilingual-crawler/bilingual-crawler; research crawler)",
+)
+CRAWLER_CONNECT_TIMEOUT = env_number("CRAWLER_CONNECT_TIMEOUT", 5.0, minimum=0.1, maximum=120)
+CRAWLER_READ_TIMEOUT = env_number("CRAWLER_READ_TIMEOUT", 15.0, minimum=0.1, maximum=600)
+CRAWLER_HOST_INTERVAL = env_number("CRAWLER_HOST_INTERVAL", 1.0, minimum=0, maximum=3600)
+CRAWLER_MAX_PAGE_BYTES = env_number("CRAWLER_MAX_PAGE_BYTES", 10 * 1024 * 1024, minimum=1024, integer=True)
+CRAWLER_MAX_REDIRECTS = env_number("CRAWLER_MAX_REDIRECTS", 5, minimum=0, maximum=30, integer=True)
+CRAWLER_MAX_URL_LENGTH = env_number("CRAWLER_MAX_URL_LENGTH", 250, minimum=20, integer=True)
+# Which addresses may be fetched: public only (default), also loopback (tests, demo), or all.
+CRAWLER_ADDRESS_POLICY = env_choice("CRAWLER_ADDRESS_POLICY", "public", ("public", "loopback", "private"))
+CRAWLER_BATCH_SIZE = env_number("CRAWLER_BATCH_SIZE", 32, minimum=1, maximum=1000, integer=True)
+CRAWLER_CONCURRENCY = env_number("CRAWLER_CONCURRENCY", 16, minimum=1, maximum=256, integer=True)
+CRAWLER_LEASE_SECONDS = env_number("CRAWLER_LEASE_SECONDS", 120, minimum=1, integer=True)
+CRAWLER_MAX_ATTEMPTS = env_number("CRAWLER_MAX_ATTEMPTS", 3, minimum=1, maximum=20, integer=True)
+CRAWLER_RETRY_BACKOFF = env_number("CRAWLER_RETRY_BACKOFF", 60.0, minimum=0.01, maximum=86400)
+CRAWLER_IDLE_FINISH_SECONDS = env_number("CRAWLER_IDLE_FINISH_SECONDS", 120.0, minimum=0, maximum=86400)
+CRAWLER_ROBOTS_CACHE_SECONDS = env_number("CRAWLER_ROBOTS_CACHE_SECONDS", 86400, minimum=0, integer=True)
+CRAWLER_TEXT_WINDOW_WORDS = env_number("CRAWLER_TEXT_WINDOW_WORDS", 10, minimum=0, maximum=100, integer=True)
+CRAWLER_WARC = env_bool("CRAWLER_WARC", True)
+WARC_DIR = Path(env_str("WARC_DIR", str(VAR_DIR / "warc")))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO",
+                                                          ("DEBUG", "INFO", "WARNING", "ERROR"))},
+    "loggers": {"django.server": {"level": "WARNING"}},
+}

@@ -1,0 +1,1 @@
+# Models for pairing patterns, candidate pairs and judgments arrive with their issues.

@@ -1,0 +1,22 @@
+#!/usr/bin/env python
+"""Django's command-line utility, which stops with a one-line message on a bad setting."""
+import os
+import sys
+
+
+def main():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crawlweb.settings")
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.management import execute_from_command_line
+
+    from crawlweb.env import SettingError
+
+    try:
+        execute_from_command_line(sys.argv)
+    except (SettingError, ImproperlyConfigured) as error:
+        sys.stderr.write(f"configuration error: {error}\n")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
