@@ -1,0 +1,117 @@
+"""Which network addresses the crawler may connect to (DESIGN: never fetch private, loopback or
+link-local addresses unless a setting allows them).
+
+Policies:
+  "public"   (default) refuse private, loopback, link-local, multicast, reserved, unspecified and any other
+             non-global address;
+  "loopback" also allow 127.0.0.0/8 and ::1 (tests and the demo serve the test web on 127.0.0.1);
+  "private"  allow everything.
+A host name is resolved and EVERY address it resolves to must pass, so a name with one public and one
+private address is refused. Known gap: the HTTP library resolves the name again when it connects, so a
+DNS answer that changes in between (DNS rebinding) is not caught here.
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+
+POLICIES = ("public", "loopback", "private")
+KIND_PRIVATE = "private_address"
+KIND_DNS = "dns"  # the name does not exist
+KIND_DNS_TEMPORARY = "dns_temporary"  # the resolver failed for now (EAI_AGAIN): worth retrying
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class AddressRefused(Exception):
+    """The host may not be fetched; .kind is KIND_PRIVATE, KIND_DNS or KIND_DNS_TEMPORARY."""
+
+    def __init__(self, reason: str, kind: str = KIND_PRIVATE):
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+
+
+def _category(ip: IPAddress) -> str | None:
+    """Why ip is not a public address, or None when it is."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return _category(ip.ipv4_mapped)
+    for name, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
+                       ("link-local", ip.is_link_local), ("multicast", ip.is_multicast),
+                       ("reserved", ip.is_reserved), ("private", ip.is_private)):
+        if flag:
+            return name
+    if not ip.is_global:
+        return "non-global"  # e.g. 100.64.0.0/10 shared address space
+    return None
+
+
+def _is_loopback(ip: IPAddress) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def address_refusal(ip: IPAddress, policy: str) -> str | None:
+    """The reason ip is refused under policy, or None."""
+    if policy == "private":
+        return None
+    category = _category(ip)
+    if category is None or (policy == "loopback" and _is_loopback(ip)):
+        return None
+    return f"{ip} is a {category} address (address policy {policy!r})"
+
+
+_CACHE_SECONDS = 300.0  # a crawl step fetches many pages of one host: resolve it once, not per page
+_CACHE_MAX = 4096
+_cache: dict[str, tuple[float, list[IPAddress]]] = {}
+_cache_lock = threading.Lock()
+
+
+def _resolve(host: str) -> list[IPAddress]:
+    now = time.monotonic()
+    with _cache_lock:
+        hit = _cache.get(host)
+    if hit and hit[0] > now:
+        return hit[1]
+    infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos))
+    with _cache_lock:
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        _cache[host] = (now + _CACHE_SECONDS, addresses)  # failures are not cached: they are retried
+    return addresses
+
+
+def check_address_allowed(host: str, policy: str = "public", *, proxied: bool = False) -> None:
+    """Raise AddressRefused when host (name or IP literal) may not be fetched under policy."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown address policy {policy!r}; expected one of {', '.join(POLICIES)}")
+    if not host:
+        raise AddressRefused("empty host name", KIND_DNS)
+    literal = host.strip("[]")
+    try:
+        ip = ipaddress.ip_address(literal.split("%", 1)[0])
+    except ValueError:
+        ip = None
+    if ip is not None:
+        reason = address_refusal(ip, policy)
+        if reason:
+            raise AddressRefused(reason)
+        return
+    if policy == "private":
+        return  # everything is allowed: no need to resolve
+    try:
+        addresses = _resolve(host)
+    except (socket.gaierror, UnicodeError) as exc:
+        if proxied:
+            return  # the proxy resolves the name; we cannot see what it will connect to
+        temporary = isinstance(exc, socket.gaierror) and exc.errno == socket.EAI_AGAIN
+        raise AddressRefused(f"cannot resolve {host!r}: {exc}",
+                             KIND_DNS_TEMPORARY if temporary else KIND_DNS) from None
+    for ip in addresses:
+        reason = address_refusal(ip, policy)
+        if reason:
+            raise AddressRefused(f"{host} resolves to {reason}")

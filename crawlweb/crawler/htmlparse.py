@@ -1,0 +1,254 @@
+"""HTML parsing into a structured record (Combine section 4.2: title, headings, metadata, plain text,
+links with anchor text) plus the five link contexts of Barbosa et al. (URL, anchor text, text around the
+link, image alt, image src) that the link classifiers use.
+
+One pass over the lxml tree in document order builds the visible text and, for every link, where its
+anchor text starts and ends in the page's word stream, so text_before/text_after are the window_words
+words either side of the anchor in reading order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import lxml.etree
+import lxml.html
+
+from .urls import resolve_link
+
+SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg", "math", "object",
+                       "iframe", "select", "option", "textarea"})
+BLOCK_TAGS = frozenset("""
+    address article aside blockquote body br caption center dd details dialog dir div dl dt fieldset figcaption
+    figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main menu nav ol p pre
+    section summary table tbody td tfoot th thead tr ul button
+""".split())
+_ONCLICK_TARGET = re.compile(
+    r"""(?:(?:window|document|top|self|parent)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*(['"])(.+?)\1"""
+    r"""|location\s*\.\s*(?:assign|replace)\s*\(\s*(['"])(.+?)\3\s*\)"""
+    r"""|window\s*\.\s*open\s*\(\s*(['"])(.+?)\5""",
+    re.IGNORECASE)
+_REFRESH_URL = re.compile(r"""url\s*=\s*['"]?([^'";]+)""", re.IGNORECASE)
+_TEXT_URL = re.compile(r"""\b(?:https?://|www\.)[^\s<>"'`{}|\\^\[\]]+""", re.IGNORECASE)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+
+
+@dataclass
+class ParsedLink:
+    url: str  # absolute, as linked (fragment kept)
+    kind: str  # "a", "area", "alternate", "canonical", "frame", "onclick", "refresh"
+    anchor_text: str = ""
+    text_before: str = ""
+    text_after: str = ""
+    img_alt: str = ""
+    img_src: str = ""
+    rel: str = ""
+    hreflang: str = ""
+    title: str = ""  # the title attribute: switchers often say "English" only there
+
+
+@dataclass
+class ParsedPage:
+    url: str
+    base_url: str  # after <base href>
+    title: str = ""
+    headings: list[str] = field(default_factory=list)
+    meta_keywords: list[str] = field(default_factory=list)
+    meta_description: str = ""
+    lang: str = ""  # <html lang> (or xml:lang, or Content-Language meta), lower-case, as declared
+    text: str = ""
+    canonical_url: str | None = None
+    links: list[ParsedLink] = field(default_factory=list)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _attr(el, name: str) -> str:
+    return (el.get(name) or "").strip()
+
+
+class _Walker:
+    """Collects visible text as lines and words, and link records with their word spans."""
+
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.lines: list[str] = []
+        self.buffer: list[str] = []
+        self.words: list[str] = []
+        self.links: list[tuple[ParsedLink, int, int]] = []  # link, first word index, end word index
+        self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
+
+    def add_text(self, text: str | None) -> None:
+        if not text:
+            return
+        self.buffer.append(text)
+        self.words.extend(text.split())
+        for _, _, chunks, _ in self.open_anchors:
+            chunks.append(text)
+
+    def break_line(self) -> None:
+        if self.buffer:
+            line = _norm("".join(self.buffer))
+            if line:
+                self.lines.append(line)
+            self.buffer = []
+
+    def open_link(self, link: ParsedLink, el) -> None:
+        self.open_anchors.append((link, len(self.words), [], el))
+
+    def close_link(self, el) -> None:
+        for i in range(len(self.open_anchors) - 1, -1, -1):
+            link, start, chunks, owner = self.open_anchors[i]
+            if owner is el:
+                del self.open_anchors[i]
+                if not link.anchor_text:
+                    link.anchor_text = _norm("".join(chunks))
+                self.links.append((link, start, len(self.words)))
+                return
+
+    def note_image(self, el) -> None:
+        for link, _, _, _ in self.open_anchors:
+            if link.kind in ("a", "onclick") and not link.img_src and not link.img_alt:
+                link.img_alt = _norm(_attr(el, "alt"))
+                src = resolve_link(self.base_url, _attr(el, "src"))
+                link.img_src = src or ""
+
+
+def _onclick_targets(el, base_url: str) -> list[str]:
+    code = el.get("onclick") or ""
+    targets = []
+    for m in _ONCLICK_TARGET.finditer(code):
+        raw = m.group(2) or m.group(4) or m.group(6)
+        url = resolve_link(base_url, raw)
+        if url:
+            targets.append(url)
+    return targets
+
+
+def _parse_tree(html: str):
+    html = _XML_DECL.sub("", html, count=1)  # lxml refuses str input that carries an encoding declaration
+    if not html.strip():
+        return None
+    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, recover=True)
+    try:
+        return lxml.html.document_fromstring(html, parser=parser)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPage:
+    """Parse one HTML document; never raises on broken or truncated markup."""
+    page = ParsedPage(url=base_url, base_url=base_url)
+    root = _parse_tree(html)
+    if root is None:
+        return page
+    base_el = root.find(".//base[@href]")
+    if base_el is not None:
+        page.base_url = resolve_link(base_url, base_el.get("href")) or base_url
+    base = page.base_url
+
+    title_el = root.find(".//title")
+    if title_el is not None:
+        page.title = _norm(title_el.text_content())
+    page.lang = (_attr(root, "lang") or _attr(root, "{http://www.w3.org/XML/1998/namespace}lang")).lower()
+    for meta in root.iter("meta"):
+        name = (_attr(meta, "name") or _attr(meta, "http-equiv")).lower()
+        content = _attr(meta, "content")
+        if name == "keywords":
+            page.meta_keywords.extend(k for k in (_norm(x) for x in content.split(",")) if k)
+        elif name == "description" and not page.meta_description:
+            page.meta_description = _norm(content)
+        elif name == "content-language" and not page.lang:
+            page.lang = content.split(",", 1)[0].strip().lower()
+
+    walker = _Walker(base)
+    extra: list[ParsedLink] = []  # links with no place in the text flow (<link>, frames, refresh)
+    walk = lxml.etree.iterwalk(root, events=("start", "end"))
+    for event, el in walk:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if event == "start":
+            if tag in BLOCK_TAGS:
+                walker.break_line()
+            if tag in ("h1", "h2", "h3"):
+                heading = _norm(el.text_content())
+                if heading:
+                    page.headings.append(heading)
+            _start_element(tag, el, walker, extra, page, base)
+            if tag in SKIP_TAGS:
+                walk.skip_subtree()
+            else:
+                walker.add_text(el.text)
+        else:
+            walker.close_link(el)
+            if tag in BLOCK_TAGS:
+                walker.break_line()
+            walker.add_text(el.tail)
+    walker.break_line()
+    while walker.open_anchors:  # truncated documents can leave anchors open
+        walker.close_link(walker.open_anchors[-1][3])
+
+    page.text = "\n".join(walker.lines)
+    words = walker.words
+    for link, start, end in sorted(walker.links, key=lambda item: (item[1], item[2])):
+        link.text_before = " ".join(words[max(0, start - window_words):start])
+        link.text_after = " ".join(words[end:end + window_words])
+        page.links.append(link)
+    page.links.extend(extra)
+    return page
+
+
+def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page: ParsedPage, base: str) -> None:
+    if tag == "a":
+        url = resolve_link(base, el.get("href"))
+        if url:
+            walker.open_link(ParsedLink(url=url, kind="a", rel=_attr(el, "rel").lower(),
+                                        hreflang=_attr(el, "hreflang").lower(), title=_norm(_attr(el, "title"))), el)
+    elif tag == "area":
+        url = resolve_link(base, el.get("href"))
+        if url:
+            extra.append(ParsedLink(url=url, kind="area", anchor_text=_norm(_attr(el, "alt")),
+                                    rel=_attr(el, "rel").lower(), hreflang=_attr(el, "hreflang").lower(),
+                                    title=_norm(_attr(el, "title"))))
+    elif tag == "link":
+        rel = _attr(el, "rel").lower()
+        url = resolve_link(base, el.get("href"))
+        if url and "canonical" in rel.split():
+            page.canonical_url = page.canonical_url or url
+            extra.append(ParsedLink(url=url, kind="canonical", rel=rel))
+        elif url and "alternate" in rel.split() and el.get("hreflang"):
+            extra.append(ParsedLink(url=url, kind="alternate", rel=rel, hreflang=_attr(el, "hreflang").lower(),
+                                    title=_norm(_attr(el, "title"))))
+    elif tag in ("frame", "iframe"):
+        url = resolve_link(base, el.get("src"))
+        if url:
+            extra.append(ParsedLink(url=url, kind="frame", title=_norm(_attr(el, "title"))))
+    elif tag == "img":
+        walker.note_image(el)
+    elif tag == "meta" and _attr(el, "http-equiv").lower() == "refresh":
+        m = _REFRESH_URL.search(_attr(el, "content"))
+        url = resolve_link(base, m.group(1).strip()) if m else None
+        if url:
+            extra.append(ParsedLink(url=url, kind="refresh"))
+    if el.get("onclick"):
+        for url in _onclick_targets(el, base):
+            walker.open_link(ParsedLink(url=url, kind="onclick", title=_norm(_attr(el, "title"))), el)
+            if tag in ("input", "img"):  # no content: the button's value / image's alt is its text
+                link = walker.open_anchors[-1][0]
+                link.anchor_text = _norm(_attr(el, "value") or _attr(el, "alt"))
+                if tag == "img":
+                    walker.note_image(el)
+
+
+def extract_text_urls(text: str, base: str) -> list[str]:
+    """URLs written out in plain text (http://, https://, www.), absolute, in order, without repeats."""
+    found: list[str] = []
+    for match in _TEXT_URL.finditer(text or ""):
+        raw = match.group(0).rstrip(".,;:!?)]}'\"»")
+        if raw.lower().startswith("www."):
+            raw = "http://" + raw
+        url = resolve_link(base, raw)
+        if url and url not in found:
+            found.append(url)
+    return found
