@@ -1,0 +1,73 @@
+"""Real static sites served beside the generated ones.
+
+The directory holds `hosts/<host>/<path>` files and a `truth.json` (see
+/work/shared/data/README.md). `http://<host>/<path>` serves the file; a directory URL
+serves its index.html. robots.txt is absent on these sites (404).
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import unquote
+
+from .responses import Response, error_page, html_response
+
+
+class RealSitesError(ValueError):
+    """The real-sites directory is missing or malformed."""
+
+
+class RealSites:
+    def __init__(self, directory: str | Path):
+        self.root = Path(directory)
+        self.hosts_dir = self.root / "hosts"
+        if not self.hosts_dir.is_dir():
+            raise RealSitesError(f"{self.root} has no hosts/ directory: not a real-sites directory")
+        if not (self.root / "truth.json").is_file():
+            raise RealSitesError(f"{self.root} has no truth.json")
+        self.hosts = frozenset(p.name.lower() for p in self.hosts_dir.iterdir() if p.is_dir())
+
+    def has_host(self, host: str) -> bool:
+        return host.lower() in self.hosts
+
+    def _file_for(self, host: str, path: str) -> Path | None:
+        base = (self.hosts_dir / host).resolve()
+        relative = unquote(path).lstrip("/")
+        candidate = (base / relative).resolve() if relative else base
+        if candidate != base and base not in candidate.parents:
+            return None   # "../" must not leave the host's directory
+        if candidate.is_dir():
+            candidate = candidate / "index.html"
+        return candidate if candidate.is_file() else None
+
+    def respond(self, host: str, path: str) -> Response:
+        found = self._file_for(host.lower(), path)
+        if found is None:
+            return error_page(404, f"no file {path} on {host}")
+        body = found.read_bytes()
+        if found.suffix.lower() in (".html", ".htm"):
+            try:
+                body.decode("utf-8")
+                return html_response(body)
+            except UnicodeDecodeError:
+                return html_response(body, charset=None)
+        content_type = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+        return Response(200, {"Content-Type": content_type, "Content-Length": str(len(body))}, body)
+
+    @cached_property
+    def truth_sites(self) -> list[dict]:
+        """Sites of truth.json, with the keys generated sites have (kind, hosts)."""
+        try:
+            data = json.loads((self.root / "truth.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise RealSitesError(f"cannot read {self.root / 'truth.json'}: {error}") from error
+        sites = []
+        for site in data.get("sites", []):
+            merged = dict(site)
+            merged.setdefault("kind", "real")
+            merged.setdefault("hosts", [site["host"]])
+            sites.append(merged)
+        return sites
