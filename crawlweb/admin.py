@@ -1,0 +1,119 @@
+from django import forms
+from django.contrib import admin, messages
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+
+from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.seeds import import_seeds
+
+
+class SeedFileForm(forms.Form):
+    file = forms.FileField(help_text="A text file with one URL a line, or a CSV file: url[,label].")
+
+
+class SeedInline(admin.TabularInline):
+    model = Seed
+    extra = 0
+    fields = ("url", "label", "created_at")
+    readonly_fields = ("created_at",)
+
+
+@admin.register(SeedList)
+class SeedListAdmin(admin.ModelAdmin):
+    list_display = ("name", "seed_count", "created_at")
+    search_fields = ("name", "description")
+    inlines = [SeedInline]
+    change_form_template = "admin/crawlweb/seedlist/change_form.html"
+
+    @admin.display(description="seeds")
+    def seed_count(self, obj):
+        return obj.seeds.count()
+
+    def get_urls(self):
+        return [path("<int:pk>/import/", self.admin_site.admin_view(self.import_view),
+                     name="crawlweb_seedlist_import")] + super().get_urls()
+
+    def import_view(self, request, pk):
+        seed_list = self.get_object(request, str(pk))
+        if seed_list is None or not self.has_change_permission(request, seed_list):
+            return redirect("admin:crawlweb_seedlist_changelist")
+        form = SeedFileForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            added, errors = import_seeds(seed_list, upload.read(), upload.name)
+            messages.success(request, f"{added} seeds added from {upload.name}.")
+            for error in errors:
+                messages.warning(request, f"Skipped {error}")
+            return redirect(reverse("admin:crawlweb_seedlist_change", args=[seed_list.pk]))
+        context = {**self.admin_site.each_context(request), "form": form, "seed_list": seed_list,
+                   "opts": self.model._meta, "title": f"Import seeds into {seed_list}"}
+        return render(request, "admin/crawlweb/seedlist/import.html", context)
+
+
+@admin.register(Seed)
+class SeedAdmin(admin.ModelAdmin):
+    list_display = ("url", "label", "seed_list", "created_at")
+    list_filter = ("seed_list", "label")
+    search_fields = ("url", "label")
+
+
+class CrawlForm(forms.ModelForm):
+    class Meta:
+        model = Crawl
+        fields = "__all__"
+
+    def clean_config(self):
+        config = self.cleaned_data["config"]
+        CrawlConfig.from_dict(config or {})  # raises ValidationError naming each bad key
+        return config
+
+
+@admin.register(Crawl)
+class CrawlAdmin(admin.ModelAdmin):
+    form = CrawlForm
+    list_display = ("name", "state", "strategy", "pages_fetched", "page_budget", "created_at")
+    list_filter = ("state", "strategy")
+    search_fields = ("name",)
+    readonly_fields = ("pages_fetched", "started_at", "finished_at", "last_error")
+
+
+@admin.register(Site)
+class SiteAdmin(admin.ModelAdmin):
+    list_display = ("name", "registrable_domain", "created_at")
+    search_fields = ("name", "registrable_domain")
+
+
+@admin.register(Host)
+class HostAdmin(admin.ModelAdmin):
+    list_display = ("name", "site", "robots_status", "crawl_delay", "next_fetch_at", "busy_until")
+    list_filter = ("robots_status",)
+    search_fields = ("name",)
+    raw_id_fields = ("site",)
+
+
+class LinkInline(admin.TabularInline):
+    model = Link
+    extra = 0
+    fields = ("kind", "target_url", "anchor_text", "img_alt", "img_src", "hreflang", "out_of_site")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Page)
+class PageAdmin(admin.ModelAdmin):
+    list_display = ("final_url", "status_code", "language", "script", "content_type", "size", "fetched_at")
+    list_filter = ("crawl", "language", "script", "status_code", "content_type", "truncated")
+    search_fields = ("url", "final_url", "title", "md5")
+    raw_id_fields = ("crawl", "site", "host")
+    readonly_fields = ("md5", "fetched_at")
+    inlines = [LinkInline]
+
+
+@admin.register(Link)
+class LinkAdmin(admin.ModelAdmin):
+    list_display = ("target_url", "kind", "anchor_text", "hreflang", "out_of_site")
+    list_filter = ("kind", "out_of_site", "hreflang")
+    search_fields = ("target_url", "anchor_text", "img_alt", "img_src")
+    raw_id_fields = ("page",)

@@ -1,0 +1,74 @@
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from crawlweb.dashboard.stats import crawl_counters
+from crawlweb.models import Crawl, Page, SeedList
+from crawlweb.services import crawl_control
+
+ACTIONS = {
+    "pause": crawl_control.pause_crawl,
+    "resume": crawl_control.resume_crawl,
+    "stop": crawl_control.stop_crawl,
+    "reharvest": crawl_control.reharvest_crawl,
+    "start": crawl_control.start_crawl,
+}
+
+
+class NewCrawlForm(forms.ModelForm):
+    class Meta:
+        model = Crawl
+        fields = ["name", "seed_list", "page_budget", "follow_out_of_site", "parallel_steps"]
+
+
+def _partial(request, template: str, partial: str, context: dict):
+    """htmx requests get only the named partial; a plain request gets the whole page."""
+    name = partial if request.headers.get("HX-Request") else template
+    response = render(request, name, context)
+    response["Vary"] = "HX-Request"
+    return response
+
+
+@staff_member_required
+def index(request):
+    crawls = [(crawl, crawl_counters(crawl)) for crawl in Crawl.objects.all()[:50]]
+    context = {"crawls": crawls, "form": NewCrawlForm(), "seed_lists": SeedList.objects.exists()}
+    return _partial(request, "dashboard/index.html", "dashboard/_crawl_table.html", context)
+
+
+@staff_member_required
+@require_POST
+def new_crawl(request):
+    form = NewCrawlForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Crawl not created: {form.errors.as_text()}")
+        return redirect("dashboard:index")
+    crawl = form.save()
+    crawl_control.start_crawl(crawl)
+    messages.success(request, f"Crawl {crawl} started.")
+    return redirect("dashboard:crawl", pk=crawl.pk)
+
+
+@staff_member_required
+def crawl_detail(request, pk):
+    crawl = get_object_or_404(Crawl, pk=pk)
+    context = {"crawl": crawl, "counters": crawl_counters(crawl),
+               "recent_pages": Page.objects.filter(crawl=crawl).order_by("-id")[:20]}
+    return _partial(request, "dashboard/crawl.html", "dashboard/_crawl_status.html", context)
+
+
+@staff_member_required
+@require_POST
+def crawl_action(request, pk, action):
+    crawl = get_object_or_404(Crawl, pk=pk)
+    if action not in ACTIONS:
+        messages.error(request, f"Unknown action {action!r}.")
+        return redirect("dashboard:crawl", pk=pk)
+    try:
+        ACTIONS[action](crawl)
+        messages.success(request, f"{action}: done.")
+    except crawl_control.CrawlStateError as error:
+        messages.error(request, str(error))
+    return redirect("dashboard:crawl", pk=pk)

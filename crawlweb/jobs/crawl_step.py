@@ -1,0 +1,115 @@
+"""The crawl step job: lease due Targets, fetch them concurrently, store, re-enqueue.
+
+Safe to run twice and on any number of workers: leases decide who fetches what.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from rq import get_current_job
+from django.db.models import Q
+from django.utils import timezone
+
+from crawlweb.jobs.queueing import enqueue
+from crawlweb.models import Crawl
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.leasing import lease_batch, next_lease_in
+from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
+from crawlweb.services.storing import record_outcome, robots_policy
+from frontier.models import Target
+
+log = logging.getLogger(__name__)
+# How long an idle step waits for a host's politeness clock before handing over to the next job.
+MAX_IDLE_WAIT_S = 1.0
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def worker_id() -> str:
+    """host:worker:unique — the RQ worker's name when run by RQ (its work horses change pid per job)."""
+    job = get_current_job()
+    worker = job.worker_name if job is not None and job.worker_name else f"pid{os.getpid()}"
+    return f"{socket.gethostname()}:{worker}:{uuid.uuid4().hex[:8]}"
+
+
+def _pool() -> ThreadPoolExecutor:
+    with _pools_lock:
+        pool = _pools.get(os.getpid())
+        if pool is None:
+            pool = _pools[os.getpid()] = ThreadPoolExecutor(settings.CRAWLER_CONCURRENCY,
+                                                            thread_name_prefix="fetch")
+        return pool
+
+
+def crawl_step(crawl_id: int) -> int:
+    """Run one step of a crawl; returns the number of Targets leased."""
+    crawl = Crawl.objects.filter(pk=crawl_id).first()
+    if crawl is None or crawl.state != Crawl.State.RUNNING:
+        return 0
+    try:
+        leased = _step(crawl)
+    except Exception as error:
+        Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
+        raise
+    return leased
+
+
+def _step(crawl: Crawl) -> int:
+    config = CrawlConfig.for_crawl(crawl)
+    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
+                                      lease_expires_at__gte=timezone.now()).count()
+    room = crawl.budget_left - in_flight
+    if crawl.budget_left <= 0:
+        _finish(crawl)
+        return 0
+    leases = lease_batch(crawl, worker_id(), max(0, min(settings.CRAWLER_BATCH_SIZE, room)),
+                         settings.CRAWLER_LEASE_SECONDS) if room > 0 else []
+    if not leases:
+        wait = next_lease_in(crawl)
+        if wait is None or wait > settings.CRAWLER_IDLE_FINISH_SECONDS:
+            # Nothing left, or only Targets postponed far ahead (retries, an unreachable
+            # robots.txt): finish now; starting the crawl again picks them up when due.
+            _finish(crawl)
+            return 0
+        time.sleep(min(max(wait, 0.01), MAX_IDLE_WAIT_S))
+        enqueue(crawl_step, crawl.pk)
+        return 0
+    fetcher = fetcher_for(config.address_policy)
+    warc = warc_writer_for(crawl.pk)
+    futures = [
+        _pool().submit(network_step, fetcher, lease.target.url, robots_policy(lease.host),
+                       _etag(lease.target), _last_modified(lease.target), warc)
+        for lease in leases
+    ]
+    for lease, future in zip(leases, futures):
+        record_outcome(crawl, lease, future.result(), config)
+    enqueue(crawl_step, crawl.pk)
+    return len(leases)
+
+
+def _etag(target: Target) -> str | None:
+    return (target.page.headers.get("etag") if target.page_id else None) or None
+
+
+def _last_modified(target: Target) -> str | None:
+    return (target.page.headers.get("last-modified") if target.page_id else None) or None
+
+
+def _finish(crawl: Crawl) -> None:
+    """Mark the crawl finished once nothing is left to fetch or the budget is spent."""
+    still_leased = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
+                                         lease_expires_at__gte=timezone.now()).exists()
+    if still_leased:
+        enqueue(crawl_step, crawl.pk)  # another worker is mid-fetch; look again after it
+        time.sleep(MAX_IDLE_WAIT_S / 4)
+        return
+    Crawl.objects.filter(Q(pk=crawl.pk), Q(state=Crawl.State.RUNNING)).update(
+        state=Crawl.State.FINISHED, finished_at=timezone.now())
+    log.info("crawl %s finished: %s pages", crawl.pk, Crawl.objects.get(pk=crawl.pk).pages_fetched)

@@ -1,0 +1,125 @@
+"""One code path, two modes: RQ through django-rq when REDIS_URL is set, in-process otherwise.
+
+Job functions are module-level and take ids only, so both modes run the very same code.
+In-process mode is either a background thread per queue ("thread", the default: the web
+server stays responsive while a crawl runs) or a synchronous trampoline ("sync": the caller
+runs the job and everything it enqueues, one after another, before enqueue returns).
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import deque
+from typing import Callable
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAMES = ("crawl", "score", "train")
+
+
+def enqueue(func: Callable, *args, queue_name: str = "crawl") -> None:
+    """Run ``func(*args)`` as a background job once the current transaction commits."""
+    if queue_name not in QUEUE_NAMES:
+        raise ValueError(f"unknown queue {queue_name!r}; queues are {', '.join(QUEUE_NAMES)}")
+    transaction.on_commit(lambda: _dispatch(func, args, queue_name))
+
+
+def uses_redis() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+def _dispatch(func: Callable, args: tuple, queue_name: str) -> None:
+    if uses_redis():
+        import django_rq  # imported here only so the embedded mode needs no Redis client set-up
+
+        django_rq.get_queue(queue_name).enqueue(
+            func, *args, job_timeout=settings.JOB_TIMEOUT, result_ttl=3600, failure_ttl=7 * 86400,
+        )
+    elif settings.JOBS_INPROCESS_MODE == "sync":
+        _run_synchronously(func, args)
+    else:
+        in_process_worker(queue_name).submit(func, args)
+
+
+# --- synchronous trampoline -------------------------------------------------------------
+_sync_state = threading.local()
+
+
+def _run_synchronously(func: Callable, args: tuple) -> None:
+    """Run the job now; jobs it enqueues run after it returns, so a self-re-enqueueing step
+    loops instead of recursing."""
+    backlog = getattr(_sync_state, "backlog", None)
+    if backlog is not None:
+        backlog.append((func, args))
+        return
+    _sync_state.backlog = deque([(func, args)])
+    try:
+        while _sync_state.backlog:
+            job, job_args = _sync_state.backlog.popleft()
+            _run_logged(job, job_args)
+    finally:
+        _sync_state.backlog = None
+
+
+def _run_logged(func: Callable, args: tuple) -> None:
+    try:
+        func(*args)
+    except Exception:  # a failing job must not take the worker down; the job records its own error
+        log.exception("job %s%r failed", getattr(func, "__name__", func), args)
+
+
+# --- background thread worker ------------------------------------------------------------
+class InProcessWorker:
+    """A daemon thread that runs one queue's jobs in order, like one RQ worker would."""
+
+    def __init__(self, queue_name: str):
+        self.queue_name = queue_name
+        self._jobs: queue.Queue = queue.Queue()
+        self._unfinished = 0
+        self._idle = threading.Condition()
+        self._thread = threading.Thread(target=self._loop, name=f"jobs-{queue_name}", daemon=True)
+        self._thread.start()
+
+    def submit(self, func: Callable, args: tuple) -> None:
+        with self._idle:
+            self._unfinished += 1
+        self._jobs.put((func, args))
+
+    def wait_until_idle(self, timeout: float) -> bool:
+        """True when every submitted job has finished within ``timeout`` seconds."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._unfinished == 0, timeout=timeout)
+
+    def _loop(self) -> None:
+        while True:
+            func, args = self._jobs.get()
+            close_old_connections()
+            try:
+                _run_logged(func, args)
+            finally:
+                close_old_connections()
+                with self._idle:
+                    self._unfinished -= 1
+                    self._idle.notify_all()
+
+
+_workers: dict[str, InProcessWorker] = {}
+_workers_lock = threading.Lock()
+
+
+def in_process_worker(queue_name: str) -> InProcessWorker:
+    with _workers_lock:
+        if queue_name not in _workers:
+            _workers[queue_name] = InProcessWorker(queue_name)
+        return _workers[queue_name]
+
+
+def wait_for_in_process_jobs(timeout: float = 60.0) -> bool:
+    """Block until the in-process workers are idle (tests and commands use this)."""
+    with _workers_lock:
+        workers = list(_workers.values())
+    return all(worker.wait_until_idle(timeout) for worker in workers)

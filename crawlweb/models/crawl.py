@@ -1,0 +1,51 @@
+from django.db import models
+from django.db.models import F
+
+
+class Crawl(models.Model):
+    """One crawl run: its configuration and its state."""
+
+    class State(models.TextChoices):
+        NEW = "new"
+        RUNNING = "running"
+        PAUSED = "paused"
+        STOPPED = "stopped"
+        FINISHED = "finished"
+
+    class Strategy(models.TextChoices):
+        BREADTH_FIRST = "bfs", "Breadth-first"
+
+    name = models.CharField(max_length=200)
+    seed_list = models.ForeignKey("crawlweb.SeedList", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="crawls")
+    strategy = models.CharField(max_length=20, choices=Strategy.choices, default=Strategy.BREADTH_FIRST)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.NEW, db_index=True)
+    page_budget = models.PositiveIntegerField(default=1000)
+    pages_fetched = models.PositiveIntegerField(default=0)
+    source_language = models.CharField(max_length=12, default="sr")
+    target_language = models.CharField(max_length=12, default="en")
+    follow_out_of_site = models.BooleanField(default=True,
+                                             help_text="Also schedule links that leave the site they were found on.")
+    max_depth = models.PositiveIntegerField(default=20)
+    parallel_steps = models.PositiveSmallIntegerField(
+        default=1, help_text="Crawl-step jobs kept in flight at once (one per worker you want busy).")
+    config = models.JSONField(default=dict, blank=True,
+                              help_text="Further settings: url rules, modules and weights.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def budget_left(self) -> int:
+        return max(0, self.page_budget - self.pages_fetched)
+
+    def count_fetched(self, n: int = 1) -> None:
+        """Add to the fetched-page counter atomically, so concurrent workers never lose a count."""
+        Crawl.objects.filter(pk=self.pk).update(pages_fetched=F("pages_fetched") + n)

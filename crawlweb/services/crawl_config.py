@@ -1,0 +1,74 @@
+"""A crawl's effective configuration: its JSON ``config`` over the site-wide settings, validated.
+
+Keys an operator may set in Crawl.config (all optional):
+  url_rules       text, lines "allow|exclude HOST:<regex>|URL:<regex>"
+  session_params  list of query-parameter names treated as session ids
+  host_aliases    list of groups of host names; the first of a group is the canonical name
+  host_interval   seconds between two requests to one host (Crawl-delay wins when larger)
+  address_policy  "public", "loopback" or "private" (see CRAWLER_ADDRESS_POLICY)
+  max_url_length  longest URL scheduled
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from crawlweb.crawler.urls import DEFAULT_SESSION_PARAMS, RuleError, UrlRules
+
+ADDRESS_POLICIES = ("public", "loopback", "private")
+KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
+              "max_url_length", "modules", "priority"}
+
+
+@dataclass(frozen=True)
+class CrawlConfig:
+    rules: UrlRules
+    session_params: tuple[str, ...]
+    host_aliases: dict[str, str]
+    host_interval: float
+    address_policy: str
+    max_url_length: int
+
+    @classmethod
+    def for_crawl(cls, crawl) -> "CrawlConfig":
+        return cls.from_dict(crawl.config or {})
+
+    @classmethod
+    def from_dict(cls, config: dict) -> "CrawlConfig":
+        """Build the configuration, raising ValidationError that names each bad key."""
+        if not isinstance(config, dict):
+            raise ValidationError("crawl config must be a JSON object")
+        errors = {}
+        unknown = set(config) - KNOWN_KEYS
+        if unknown:
+            errors["config"] = f"unknown keys: {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})"
+        try:
+            rules = UrlRules.parse(config.get("url_rules", ""))
+        except RuleError as error:
+            errors["url_rules"] = str(error)
+            rules = UrlRules.parse("")
+        aliases = {}
+        groups = config.get("host_aliases", [])
+        if not (isinstance(groups, list) and all(isinstance(g, list) and g and all(isinstance(h, str) for h in g)
+                                                 for g in groups)):
+            errors["host_aliases"] = "must be a list of lists of host names, canonical name first"
+        else:
+            aliases = {alias.lower(): group[0].lower() for group in groups for alias in group[1:]}
+        interval = config.get("host_interval", settings.CRAWLER_HOST_INTERVAL)
+        if not isinstance(interval, (int, float)) or interval < 0:
+            errors["host_interval"] = f"must be a number of seconds >= 0, not {interval!r}"
+        policy = config.get("address_policy", settings.CRAWLER_ADDRESS_POLICY)
+        if policy not in ADDRESS_POLICIES:
+            errors["address_policy"] = f"must be one of {', '.join(ADDRESS_POLICIES)}, not {policy!r}"
+        max_length = config.get("max_url_length", settings.CRAWLER_MAX_URL_LENGTH)
+        if not isinstance(max_length, int) or max_length < 20:
+            errors["max_url_length"] = f"must be an integer >= 20, not {max_length!r}"
+        params = config.get("session_params", list(DEFAULT_SESSION_PARAMS))
+        if not (isinstance(params, list) and all(isinstance(p, str) for p in params)):
+            errors["session_params"] = "must be a list of parameter names"
+        if errors:
+            raise ValidationError(errors)
+        return cls(rules=rules, session_params=tuple(params), host_aliases=aliases,
+                   host_interval=float(interval), address_policy=policy, max_url_length=max_length)

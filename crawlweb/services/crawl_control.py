@@ -1,0 +1,79 @@
+"""Crawl commands: start, pause, resume, stop, re-harvest. State changes live here."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from crawlweb.jobs.crawl_step import crawl_step
+from crawlweb.jobs.queueing import enqueue
+from crawlweb.models import Crawl
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.targets import Candidate, add_targets
+from frontier.models import Target
+
+
+class CrawlStateError(Exception):
+    """The action does not apply to the crawl in its current state."""
+
+
+def _enqueue_steps(crawl: Crawl) -> None:
+    for _ in range(max(1, crawl.parallel_steps)):
+        enqueue(crawl_step, crawl.pk)
+
+
+@transaction.atomic
+def start_crawl(crawl: Crawl, extra_urls: list[str] | None = None) -> int:
+    """Turn the seed list (and extra URLs) into Targets and start the step jobs; returns seeds added."""
+    crawl = Crawl.objects.select_for_update().get(pk=crawl.pk)
+    if crawl.state not in (Crawl.State.NEW, Crawl.State.FINISHED, Crawl.State.STOPPED):
+        raise CrawlStateError(f"crawl {crawl.pk} is {crawl.state}; only a new, finished or stopped crawl starts")
+    config = CrawlConfig.for_crawl(crawl)
+    urls = list(extra_urls or [])
+    if crawl.seed_list_id:
+        urls += list(crawl.seed_list.seeds.values_list("url", flat=True))
+    added = add_targets(crawl, [Candidate(url) for url in urls], origin=Target.Origin.SEED, config=config)
+    crawl.state = Crawl.State.RUNNING
+    crawl.started_at = crawl.started_at or timezone.now()
+    crawl.finished_at = None
+    crawl.save(update_fields=["state", "started_at", "finished_at"])
+    _enqueue_steps(crawl)
+    return added.added
+
+
+def _transition(crawl: Crawl, allowed: tuple[str, ...], new_state: str) -> Crawl:
+    updated = Crawl.objects.filter(pk=crawl.pk, state__in=allowed).update(state=new_state)
+    crawl.refresh_from_db()
+    if not updated:
+        raise CrawlStateError(f"crawl {crawl.pk} is {crawl.state}; cannot go to {new_state}")
+    return crawl
+
+
+def pause_crawl(crawl: Crawl) -> Crawl:
+    return _transition(crawl, (Crawl.State.RUNNING,), Crawl.State.PAUSED)
+
+
+@transaction.atomic
+def resume_crawl(crawl: Crawl) -> Crawl:
+    crawl = _transition(crawl, (Crawl.State.PAUSED,), Crawl.State.RUNNING)
+    _enqueue_steps(crawl)
+    return crawl
+
+
+def stop_crawl(crawl: Crawl) -> Crawl:
+    crawl = _transition(crawl, (Crawl.State.RUNNING, Crawl.State.PAUSED, Crawl.State.NEW), Crawl.State.STOPPED)
+    Crawl.objects.filter(pk=crawl.pk).update(finished_at=timezone.now())
+    return crawl
+
+
+@transaction.atomic
+def reharvest_crawl(crawl: Crawl) -> int:
+    """Mark every fetched page's Target for a new (conditional) fetch and run the crawl again."""
+    marked = Target.objects.filter(crawl=crawl, state=Target.State.DONE, page__isnull=False).update(
+        state=Target.State.PENDING, due_at=None, attempts=0)
+    crawl.refresh_from_db()
+    Crawl.objects.filter(pk=crawl.pk).update(page_budget=crawl.pages_fetched + max(marked, 1) + crawl.budget_left)
+    if crawl.state != Crawl.State.RUNNING:
+        Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, finished_at=None)
+        crawl.refresh_from_db()
+        _enqueue_steps(crawl)
+    return marked

@@ -1,0 +1,89 @@
+"""Leasing due Targets to a worker: the part that must hold across many workers and machines.
+
+A lease claims a Host (at most one request in flight per host) and that host's best due Target.
+Host rows are locked with SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL, so two workers never
+claim the same host at once, and a claim is written (busy_until, lease_expires_at) before the
+transaction commits. Leases expire: a worker that dies loses nothing, its Targets come back.
+SQLite ignores FOR UPDATE; there the IMMEDIATE transaction mode serializes writers instead.
+
+Hosts are taken best Target first, then least recently served, one Target per host per batch,
+and never before the host's politeness clock allows: one big site cannot starve the others.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Min, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
+
+from crawlweb.models import Crawl, Host
+from frontier.models import Target
+
+
+@dataclass
+class Lease:
+    target: Target
+    host: Host
+
+
+def leasable(now: datetime) -> Q:
+    """Targets a worker may take: pending and due, or leased by a worker whose lease expired."""
+    due = Q(due_at__isnull=True) | Q(due_at__lte=now)
+    return (Q(state=Target.State.PENDING) & due) | Q(state=Target.State.LEASED, lease_expires_at__lt=now)
+
+
+def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> list[Lease]:
+    now = timezone.now()
+    expires = now + timedelta(seconds=lease_seconds)
+    best_priority = (Target.objects.filter(leasable(now), crawl_id=crawl.pk, host_id=OuterRef("pk"))
+                     .order_by("-priority").values("priority")[:1])
+    leases: list[Lease] = []
+    with transaction.atomic():
+        hosts = list(
+            Host.objects.select_for_update(skip_locked=True, of=("self",))
+            .annotate(best=Subquery(best_priority))
+            .filter(best__isnull=False)
+            .filter(Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now))
+            .filter(Q(busy_until__isnull=True) | Q(busy_until__lt=now))
+            .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
+        )
+        for host in hosts:
+            target = (Target.objects.filter(leasable(now), crawl_id=crawl.pk, host_id=host.pk)
+                      .order_by("-priority", "id").first())
+            if target is None:
+                continue
+            Target.objects.filter(pk=target.pk).update(
+                state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires,
+                attempts=F("attempts") + 1)
+            Host.objects.filter(pk=host.pk).update(busy_until=expires, last_served_at=now)
+            target.refresh_from_db()
+            leases.append(Lease(target=target, host=host))
+    return leases
+
+
+def release_host(host_id: int, interval: float) -> None:
+    """The request is over: free the host and start its politeness clock from now."""
+    now = timezone.now()
+    Host.objects.filter(pk=host_id).update(busy_until=None, next_fetch_at=now + timedelta(seconds=interval))
+
+
+def next_lease_in(crawl: Crawl) -> float | None:
+    """Seconds until some open Target of the crawl may be leased; None when none is left.
+
+    The earliest of: a host with due Targets becoming free, a postponed Target falling due,
+    a live lease ending (its worker finishes, or dies and the lease expires)."""
+    now = timezone.now()
+    open_targets = Target.objects.filter(crawl_id=crawl.pk, state__in=(Target.State.PENDING, Target.State.LEASED))
+    if not open_targets.exists():
+        return None
+    moments = [
+        Host.objects.filter(targets__in=open_targets.filter(leasable(now))).aggregate(
+            m=Min(Greatest(Coalesce("next_fetch_at", Value(now)), Coalesce("busy_until", Value(now)))))["m"],
+        open_targets.filter(state=Target.State.PENDING, due_at__gt=now).aggregate(m=Min("due_at"))["m"],
+        open_targets.filter(state=Target.State.LEASED, lease_expires_at__gte=now).aggregate(
+            m=Min("lease_expires_at"))["m"],
+    ]
+    return max(0.0, min((m - now).total_seconds() for m in moments if m is not None))

@@ -1,0 +1,79 @@
+from django.db import models
+
+
+class Target(models.Model):
+    """A URL the frontier may fetch, with the link context that brought it and its fetch outcome."""
+
+    class Origin(models.TextChoices):
+        SEED = "seed"
+        FORWARD = "forward"
+        BACKLINK = "backlink"
+        RECYCLED = "recycled"
+        REDIRECT = "redirect"
+        DEEP_GUESS = "deep", "deep-page guess"
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        LEASED = "leased"
+        DONE = "done"
+        FAILED = "failed"
+        SKIPPED = "skipped", "skipped (robots, excluded, refused)"
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="targets")
+    url = models.CharField(max_length=2000, help_text="Normalized URL: unique per crawl.")
+    url_as_linked = models.CharField(max_length=2000, blank=True,
+                                     help_text="As written in the link, fragment included (the Language module reads it).")
+    host = models.ForeignKey("crawlweb.Host", on_delete=models.CASCADE, related_name="targets")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="targets")
+    origin = models.CharField(max_length=20, choices=Origin.choices, default=Origin.FORWARD)
+    source_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    anchor_text = models.CharField(max_length=1000, blank=True)
+    text_around = models.CharField(max_length=2000, blank=True)
+    img_alt = models.CharField(max_length=500, blank=True)
+    img_src = models.CharField(max_length=2000, blank=True)
+    depth = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.PENDING)
+    priority = models.FloatField(default=0.0, help_text="Higher is fetched earlier.")
+    due_at = models.DateTimeField(null=True, blank=True, help_text="Not before this time (retry backoff).")
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    status_code = models.IntegerField(null=True, blank=True)
+    error_kind = models.CharField(max_length=40, blank=True, db_index=True)
+    last_error = models.TextField(blank=True)
+    page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="targets")
+    fetched_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "url"], name="target_url_unique_per_crawl")]
+        indexes = [
+            models.Index(fields=["crawl", "state", "-priority", "id"], name="target_lease_order"),
+            models.Index(fields=["crawl", "host", "state"], name="target_by_host"),
+        ]
+
+    def __str__(self):
+        return self.url
+
+
+class LayerPlacement(models.Model):
+    """Where one frontier module put a Target, and why (module, layer, rule, evidence)."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="placements")
+    module = models.CharField(max_length=10)
+    layer_id = models.CharField(max_length=16, help_text="e.g. M01.L01")
+    layer = models.PositiveSmallIntegerField(help_text="1 Primary, 2 Secondary, 3 Reserve")
+    rule = models.CharField(max_length=100)
+    evidence = models.JSONField(default=dict, blank=True)
+    rank = models.FloatField(null=True, blank=True)
+    placed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["target_id", "module"]
+        constraints = [models.UniqueConstraint(fields=["target", "module"], name="one_placement_per_module")]
+
+    def __str__(self):
+        return f"{self.layer_id} ({self.rule})"

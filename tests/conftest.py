@@ -1,0 +1,76 @@
+"""Shared fixtures: the bundled test web on a loopback proxy, crawl settings, and a job runner
+that works in both modes (RQ on real Redis, or in-process)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def test_web_server():
+    from crawlweb.testweb.generator import generate_web
+    from crawlweb.testweb.server import TestWebServer
+
+    server = TestWebServer(generate_web(seed=3, size=30, pages_per_site=8), host="127.0.0.1", port=0)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def through_test_web(test_web_server, monkeypatch):
+    """Route the crawler's requests through the test web proxy, as HTTP_PROXY does for any crawler."""
+    from crawlweb.services.network import fetcher_for
+
+    for name in ("HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, test_web_server.proxy_url)
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost,::1")
+    fetcher_for.cache_clear()
+    test_web_server.clear_log()
+    yield test_web_server
+    fetcher_for.cache_clear()
+
+
+@pytest.fixture
+def crawl_settings(settings, tmp_path):
+    settings.WARC_DIR = tmp_path / "warc"
+    settings.CRAWLER_HOST_INTERVAL = 0.0
+    settings.CRAWLER_READ_TIMEOUT = 5.0
+    settings.CRAWLER_BATCH_SIZE = 16
+    settings.CRAWLER_IDLE_FINISH_SECONDS = 3.0
+    return settings
+
+
+@pytest.fixture
+def run_jobs():
+    """Run queued jobs to the end: a burst RQ worker on real Redis, or wait for the in-process worker."""
+    from crawlweb.jobs.queueing import QUEUE_NAMES, uses_redis, wait_for_in_process_jobs
+
+    def run(timeout: float = 120.0) -> None:
+        if uses_redis():
+            import django_rq
+            from rq import SimpleWorker
+
+            queues = [django_rq.get_queue(name) for name in QUEUE_NAMES]
+            SimpleWorker(queues, connection=queues[0].connection).work(burst=True)
+        else:
+            assert wait_for_in_process_jobs(timeout), "in-process jobs did not finish in time"
+
+    return run
+
+
+@pytest.fixture
+def empty_queues():
+    """Start from empty RQ queues (only meaningful when REDIS_URL is set)."""
+    from crawlweb.jobs.queueing import QUEUE_NAMES, uses_redis
+
+    if uses_redis():
+        import django_rq
+
+        for name in QUEUE_NAMES:
+            django_rq.get_queue(name).empty()
+    yield

@@ -1,0 +1,78 @@
+"""The first crawl loop, end to end over real HTTP through the test web proxy, in every job mode."""
+from collections import Counter
+
+import pytest
+
+from crawlweb.models import Crawl, Link, Page
+from crawlweb.services.crawl_control import start_crawl
+from frontier.models import Target
+from tests.integration.helpers import crawl_of_test_web, page_requests
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_crawl_of_the_test_web_fetches_its_budget_and_stores_pages_and_links(
+        job_mode, through_test_web, crawl_settings, run_jobs):
+    crawl = crawl_of_test_web(through_test_web, budget=40)
+    start_crawl(crawl)
+    run_jobs()
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    assert crawl.pages_fetched == 40
+    assert Page.objects.filter(crawl=crawl).count() >= 30
+    assert Link.objects.filter(page__crawl=crawl).count() > 100
+    assert Target.objects.filter(crawl=crawl, origin=Target.Origin.FORWARD).count() > 40
+    served = Counter(entry.url for entry in page_requests(through_test_web))
+    assert served and max(served.values()) == 1, "no page is fetched twice"
+    assert sum(served.values()) == 40
+
+
+def test_pages_keep_their_title_text_and_link_contexts(job_mode, through_test_web, crawl_settings, run_jobs):
+    crawl = crawl_of_test_web(through_test_web, budget=25, seeds=3)
+    start_crawl(crawl)
+    run_jobs()
+    page = Page.objects.filter(crawl=crawl, status_code=200, content_type="text/html").exclude(title="").first()
+    assert page is not None and len(page.text) > 100
+    assert page.md5 and len(page.md5) == 32
+    assert page.links.exclude(anchor_text="").exists()
+
+
+def test_a_step_run_again_after_a_lost_update_duplicates_nothing(through_test_web, crawl_settings, run_jobs,
+                                                                 settings, empty_queues):
+    settings.REDIS_URL = None
+    settings.JOBS_INPROCESS_MODE = "sync"
+    crawl = crawl_of_test_web(through_test_web, budget=15, seeds=2)
+    start_crawl(crawl)
+    pages, links = Page.objects.count(), Link.objects.count()
+    assert pages > 0
+    # A worker died after storing but before its Target was marked done: the Target comes back.
+    Target.objects.filter(crawl=crawl, state=Target.State.DONE, page__isnull=False).update(
+        state=Target.State.PENDING)
+    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.NEW, page_budget=40)
+    start_crawl(crawl)
+    assert Page.objects.filter(crawl=crawl).count() >= pages
+    same_content = Page.objects.filter(crawl=crawl).values("md5").annotate(n=__import__("django").db.models.Count("id"))
+    assert all(row["n"] == 1 for row in same_content)
+    first_pages = Page.objects.filter(crawl=crawl).order_by("id")[:pages]
+    assert sum(p.links.count() for p in first_pages) == links, "links of stored pages are not duplicated"
+
+
+def test_a_paused_crawl_stops_leasing_and_resumes(through_test_web, crawl_settings, settings, empty_queues):
+    from crawlweb.services.crawl_control import pause_crawl, resume_crawl
+
+    settings.REDIS_URL = None
+    settings.JOBS_INPROCESS_MODE = "sync"
+    crawl = crawl_of_test_web(through_test_web, budget=10, seeds=2)
+    crawl.state = Crawl.State.PAUSED
+    crawl.save()
+    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.NEW)
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED and crawl.pages_fetched == 10
+    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, page_budget=20)
+    pause_crawl(crawl)
+    from crawlweb.jobs.crawl_step import crawl_step
+    assert crawl_step(crawl.pk) == 0, "a paused crawl leases nothing"
+    resume_crawl(crawl)
+    crawl.refresh_from_db()
+    assert crawl.pages_fetched == 20
