@@ -1,0 +1,181 @@
+"""M03 -- the Structure module of the layered frontier (seed 004).
+
+Active rules, per site, over the GD graph (see structure_graph for GT/GC/GB/GD):
+  * GDtop = the GD node with the highest score;
+  * "gdtop_leaf":       leaves of GDtop                  -> Primary
+  * "gdtop_child_leaf": leaves of GDtop's child nodes    -> Secondary
+  * the rest ("unassigned")                              -> Reserve
+  * redistribution, when GDtop has no leaves: GDtop's score, equally divided, is added into GB at
+    its first-line children, and the same amount, negative, at GDtop's own GB node.
+  * Structure rank: every Target's rank = GD score of the node holding its leaf (its deepest folder).
+
+Choices where the method is open (each is tested):
+  * GDtop is chosen among nodes with current Targets at or below them (GT score > 0): a GC-only
+    node has nothing to distribute. Ties: the shallower node (assumption 1, closer to the root is
+    more relevant), then the node with more children (assumption 3), then the smaller path.
+  * Redistribution writes GB for the NEXT iteration, as the method says ("the next iteration picks
+    differently"); in the current one the distribution stands as computed: no Primary for that site,
+    its children's leaves Secondary, the rest Reserve. Bonus goes to the first-line children that hold
+    current Targets (a bonus at a child with nothing to fetch would be wasted), and only a positive
+    GDtop score is redistributed (spreading a negative score would punish the children).
+  * A batch may mix sites; each site has its own GT/GD and its own state in ``self.states``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, MutableMapping, Sequence
+
+import networkx as nx
+
+from .base import PRIMARY, SECONDARY, ConfigError, FrontierLayerModule, Rule, TargetInfo, require_keys
+from .structure_graph import ROOT, SiteStructureState, TargetTree, build_gd
+
+
+@dataclass
+class SiteDistribution:
+    site: str
+    gd: nx.DiGraph
+    top: str
+    top_score: float
+    children: set[str]
+    redistributed: dict[str, float] = field(default_factory=dict)  # GB writes made this iteration
+
+
+@dataclass
+class StructureBatch:
+    sites: list[str]  # per Target
+    holders: list[str]  # per Target: node id holding its leaf
+    per_site: dict[str, SiteDistribution]
+    _evidence_cache: dict = field(default_factory=dict)
+
+    def evidence(self, dist: "SiteDistribution", holder: str) -> dict:
+        """Evidence for a leaf of ``holder``: computed once per node, a fresh dict per Target."""
+        cached = self._evidence_cache.get((dist.site, holder))
+        if cached is None:
+            cached = self._evidence_cache[(dist.site, holder)] = _evidence(dist, holder)
+        return dict(cached)
+
+
+def select_top(gd: nx.DiGraph) -> str:
+    """GDtop: highest score among nodes with current Targets; ties as the module docstring says."""
+    best_key, best = None, ROOT
+    for node, attrs in gd.nodes(data=True):
+        if attrs["gt_score"] <= 0:
+            continue
+        key = (-attrs["score"], attrs["depth"], -gd.out_degree(node), node)
+        if best_key is None or key < best_key:
+            best_key, best = key, node
+    return best
+
+
+def redistribute(gd: nx.DiGraph, top: str, state: SiteStructureState) -> dict[str, float]:
+    """Write GDtop's score into GB: +score/k at each of k first-line children, -score at GDtop."""
+    score = gd.nodes[top]["score"]
+    children = [c for c in gd.successors(top) if gd.nodes[c]["gt_score"] > 0]
+    if score <= 0 or not children:
+        return {}
+    share = score / len(children)
+    writes = {child: share for child in children}
+    writes[top] = -score
+    for node, amount in writes.items():
+        state.add_bonus(node, amount)
+    return writes
+
+
+class LeafOfTopRule(Rule):
+    """Active: the Target is a leaf of its site's GDtop (relation 0) or of a GDtop child (relation 1)."""
+
+    active = True
+
+    def __init__(self, name: str, layer: int, child_level: bool):
+        self.name, self.layer, self.child_level = name, layer, child_level
+
+    def fire(self, batch: StructureBatch, pending: Sequence[int]) -> dict[int, dict]:
+        fired = {}
+        for i in pending:
+            dist = batch.per_site[batch.sites[i]]
+            holder = batch.holders[i]
+            if (holder in dist.children) if self.child_level else (holder == dist.top):
+                fired[i] = batch.evidence(dist, holder)
+        return fired
+
+
+def _evidence(dist: SiteDistribution, holder: str) -> dict:
+    return {
+        "site": dist.site,
+        "gd_top": dist.top,
+        "gd_top_score": round(float(dist.top_score), 6),
+        "node": holder,
+        "node_score": round(float(dist.gd.nodes[holder]["score"]), 6),
+        "redistributed": bool(dist.redistributed),
+    }
+
+
+class StructureModule(FrontierLayerModule):
+    code = "M03"
+
+    def __init__(self, redistribute: bool = True, states: MutableMapping[str, SiteStructureState] | None = None):
+        self.redistribute = redistribute
+        # GB and GC per site, kept in the crawl's context: the lead loads them here before
+        # distribute() and stores them (to_dict) after, since redistribution writes GB.
+        self.states: MutableMapping[str, SiteStructureState] = {} if states is None else states
+        self.rules: list[Rule] = [
+            LeafOfTopRule("gdtop_leaf", PRIMARY, child_level=False),
+            LeafOfTopRule("gdtop_child_leaf", SECONDARY, child_level=True),
+        ]
+
+    @classmethod
+    def from_config(cls, config: dict) -> "StructureModule":
+        """Keys: redistribute (true)."""
+        config = config or {}
+        require_keys(config, {"redistribute"}, "M03")
+        value = config.get("redistribute", True)
+        if not isinstance(value, bool):
+            raise ConfigError(f"M03.redistribute: must be true or false, got {value!r}")
+        return cls(redistribute=value)
+
+    def state_for(self, site: str) -> SiteStructureState:
+        state = self.states.get(site)
+        if state is None:
+            state = self.states[site] = SiteStructureState()
+        return state
+
+    def prepare(self, targets: list[TargetInfo]) -> StructureBatch:
+        trees: dict[str, TargetTree] = {}
+        sites: list[str] = []
+        for target in targets:
+            site = target.site_name()
+            tree = trees.get(site)
+            if tree is None:
+                tree = trees[site] = TargetTree()
+            tree.add(target.key, target.url)
+            sites.append(site)
+        holders = [trees[site].holder[t.key] for site, t in zip(sites, targets)]
+        per_site = {}
+        for site, tree in trees.items():
+            state = self.state_for(site)
+            gd = build_gd(tree.graph(), state)
+            top = select_top(gd)
+            dist = SiteDistribution(site, gd, top, gd.nodes[top]["score"], set(gd.successors(top)))
+            if self.redistribute and not gd.nodes[top]["leaves"]:
+                dist.redistributed = redistribute(gd, top, state)
+            per_site[site] = dist
+        return StructureBatch(sites, holders, per_site)
+
+    def rank(self, batch: StructureBatch) -> list[float]:
+        """Structure rank: the GD score of the node matching the Target's URL (its leaf's folder)."""
+        return [
+            float(batch.per_site[site].gd.nodes[holder]["score"])
+            for site, holder in zip(batch.sites, batch.holders)
+        ]
+
+    def unassigned_evidence(self, batch: StructureBatch):
+        return lambda i: batch.evidence(batch.per_site[batch.sites[i]], batch.holders[i])
+
+
+def keys_by_rule(placements) -> dict[str, list[Hashable]]:
+    """Placements grouped by rule name (handy in tests and reports)."""
+    out: dict[str, list[Hashable]] = {}
+    for p in placements:
+        out.setdefault(p.rule, []).append(p.key)
+    return out
