@@ -1,0 +1,171 @@
+"""Method "deep": guess the counterpart URL of a page that has none.
+
+For a page without a counterpart, each of the top-N patterns by global
+credibility (Def. 4; N = 10 in the method) rewrites its URL: ⟨tc_chi, en⟩ turns
+``…/tc_chi/…`` into ``…/en/…``.  With ε patterns a unit is inserted or removed:
+removal takes the unit with one neighbouring separator (``about-sr.html`` →
+``about.html``); insertion copies the place and separator seen in the pattern's
+example pairs (``-sr`` before the extension, ``sr/`` at the path start, ``en.``
+before the host), defaulting to both "-unit before the extension" and
+"unit/ at the path start" when no example says.  The guesses are only
+guesses: the fetcher checks that the URL exists and is in the expected
+language, then calls ``confirm_deep_pair``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from .patterns import GlobalPattern, top_global_patterns
+from .records import DEFAULT_LANGUAGES, CandidatePair, Pattern, base_language, check_languages, pattern_label
+
+TOKEN = re.compile(r"[^/.\-_?&=]+")
+EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}(\?.*)?$")
+
+
+@dataclass(frozen=True)
+class DeepGuess:
+    page_url: str
+    guessed_url: str
+    pattern: Pattern
+    page_language: str
+    expected_language: str
+    credibility: float  # global credibility of the pattern (normalized, Def. 4)
+    forward: bool  # True when the page is in languages[0] (it becomes the pair's source_url)
+
+
+def _split(url: str) -> tuple[str, str, str]:
+    """(scheme://, host, rest) – rest starts with '/' or is empty."""
+    parts = urlsplit(url)
+    head = f"{parts.scheme}://"
+    netloc = parts.netloc
+    rest = url[len(head) + len(netloc):]
+    return head, netloc, rest
+
+
+def _insertion_forms(shorter: str, longer: str) -> list[tuple[str, str]]:
+    """Where and what the longer URL inserts into the shorter one, as (kind, text)."""
+    extra = len(longer) - len(shorter)
+    if extra <= 0:
+        return []
+    i = 0
+    while i < len(shorter) and shorter[i] == longer[i]:
+        i += 1
+    if longer[i + extra:] != shorter[i:]:
+        return []  # not a single insertion
+    right = i
+    while i > 0 and longer[i - 1] == longer[i - 1 + extra]:
+        i -= 1  # slide left: every position in [i, right] gives the same string
+    head, host, _ = _split(shorter)
+    forms = []
+    for p in range(i, right + 1):
+        text = longer[p:p + extra]
+        after = shorter[p:]
+        if p == len(head):
+            forms.append(("host_start", text))
+        elif p == len(head) + len(host) + 1 and shorter[p - 1] == "/":
+            forms.append(("path_start", text))
+        elif EXTENSION.fullmatch(after) and "/" not in after:
+            forms.append(("before_ext", text))
+        elif after == "":
+            forms.append(("end", text))
+    return forms[:1]
+
+
+def _insert(url: str, kind: str, text: str) -> str | None:
+    head, host, rest = _split(url)
+    if kind == "host_start":
+        return head + text + host + rest
+    if kind == "path_start":
+        rest = rest or "/"
+        return head + host + "/" + text + rest[1:]
+    if kind == "before_ext":
+        path, sep, query = rest.partition("?")
+        name = path.rsplit("/", 1)[-1]
+        match = re.search(r"\.[A-Za-z0-9]{1,5}$", name)
+        if not match or match.start() == 0:
+            return None
+        cut = len(path) - len(name) + match.start()
+        return head + host + path[:cut] + text + path[cut:] + sep + query
+    if kind == "end":
+        return url + text
+    return None
+
+
+def _replace_unit(url: str, unit: str, new: str | None) -> list[str]:
+    """Every URL obtained by replacing (or, new=None, removing) one occurrence of unit."""
+    head, host, rest = _split(url)
+    out = []
+    labels = host.split(".")
+    for n, label in enumerate(labels[:-2]):  # subdomain labels only
+        if label.casefold() == unit:
+            new_labels = labels[:n] + ([new] if new else []) + labels[n + 1:]
+            out.append(head + ".".join(new_labels) + rest)
+    for match in TOKEN.finditer(rest):
+        if unquote(match.group()).casefold() != unit:
+            continue
+        start, end = match.span()
+        if new:
+            out.append(head + host + rest[:start] + new + rest[end:])
+        elif start > 0 and (rest[start - 1] != "/" or end == len(rest) or rest[end] == "/"):
+            out.append(head + host + rest[:start - 1] + rest[end:])  # drop "-sr" / "/sr"
+        elif end < len(rest):
+            out.append(head + host + rest[:start] + rest[end + 1:])  # drop "sr-" / "sr/"
+    return out
+
+
+def apply_pattern(url: str, pattern: Pattern, *, forward: bool = True,
+                  examples: Iterable[tuple[str, str]] = ()) -> list[str]:
+    """Rewrite a URL with ⟨t, t′⟩: forward = from a languages[0] page to languages[1].
+
+    ``examples`` are (source_url, target_url) pairs the pattern matched; they tell
+    where an ε pattern inserts its unit.
+    """
+    t, t2 = pattern
+    old, new = (t, t2) if forward else (t2, t)
+    if old:
+        return [g for g in dict.fromkeys(_replace_unit(url, old, new or None)) if g != url]
+    forms = []
+    for src, tgt in examples:
+        shorter, longer = (src, tgt) if forward else (tgt, src)
+        forms += _insertion_forms(shorter, longer)
+    if not forms:
+        sep = "-" if new.isalnum() else ""
+        forms = [("before_ext", sep + new), ("path_start", new + "/")]
+    guesses = [_insert(url, kind, text) for kind, text in dict.fromkeys(forms)]
+    return [g for g in dict.fromkeys(guesses) if g and g != url]
+
+
+def deep_guesses(pages: Mapping[str, str], paired_urls: Iterable[str],
+                 global_patterns: Mapping[Pattern, GlobalPattern], *, top_n: int = 10,
+                 languages=DEFAULT_LANGUAGES) -> list[DeepGuess]:
+    """Guesses for pages (url → language) of the pair's languages with no counterpart yet."""
+    first, second = check_languages(languages)
+    paired = set(paired_urls)
+    top = top_global_patterns(global_patterns, top_n)
+    out: list[DeepGuess] = []
+    seen: set[tuple[str, str]] = set()
+    for url in sorted(pages):
+        lang = base_language(pages[url])
+        if url in paired or lang not in (first, second):
+            continue
+        forward = lang == first
+        expected = second if forward else first
+        for g in top:
+            for guess in apply_pattern(url, g.pattern, forward=forward, examples=g.examples):
+                if (url, guess) in seen:
+                    continue
+                seen.add((url, guess))
+                out.append(DeepGuess(url, guess, g.pattern, lang, expected, g.credibility, forward))
+    return out
+
+
+def confirm_deep_pair(guess: DeepGuess, exists: bool, language: str) -> CandidatePair | None:
+    """A pair tagged "deep" when the guessed URL exists and is in the expected language."""
+    if not exists or base_language(language) != guess.expected_language:
+        return None
+    src, tgt = (guess.page_url, guess.guessed_url) if guess.forward else (guess.guessed_url, guess.page_url)
+    return CandidatePair(src, tgt, "deep", guess.pattern, guess.credibility,
+                         evidence=f"guessed with {pattern_label(guess.pattern)}, confirmed {language}")

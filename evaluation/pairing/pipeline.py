@@ -1,0 +1,88 @@
+"""One pass of the pairing methods over a set of candidate sites (pure).
+
+``run_pairing`` mines every site (Def. 1–3), computes global credibility (Def. 4)
+and site credibility (Def. 5), and returns each method's proposals separately
+("local", "rescue_global", "rescue_domain", "hreflang"), the "deep" guesses to
+check, and the script variants.  After the fetcher has checked the guesses, the
+lead turns them into pairs with ``confirm_deep_pair`` and calls
+``combine_candidates`` on everything.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .declared import SwitchLink, hreflang_pairs, switcher_pairs
+from .deep import DeepGuess, deep_guesses
+from .methods import (LOCAL_THRESHOLD, THETA_UNNORMALIZED, combine_candidates, domain_credibility,
+                      local_pairs, rescue_domain_pairs, rescue_global_pairs)
+from .patterns import GlobalPattern, SitePatterns, global_credibility, mine_site_patterns
+from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
+from .scripts import ScriptVariant, script_variant_pairs, split_script_variants
+
+
+@dataclass
+class SiteInput:
+    site: str
+    pages: list[PageRecord]
+    domain: str | None = None  # registrable domain or public suffix (gov.rs) for "rescue_domain"
+    alternates: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # url → {hreflang: url}
+    switch_links: list[SwitchLink] = field(default_factory=list)
+
+
+@dataclass
+class PairingConfig:
+    languages: tuple[str, str] = DEFAULT_LANGUAGES
+    local_threshold: float = LOCAL_THRESHOLD
+    min_frequency: int = 2
+    theta_unnormalized: float = THETA_UNNORMALIZED
+    min_domain_credibility: float = 0.3
+    lowered_threshold: float = 0.03
+    deep_top_n: int = 10
+    max_bucket_pairs: int | None = 1024
+
+
+@dataclass
+class PairingResult:
+    site_patterns: dict[str, SitePatterns]
+    global_patterns: dict[Pattern, GlobalPattern]
+    by_method: dict[str, list[CandidatePair]]
+    deep_guesses: list[DeepGuess]
+    script_variants: list[ScriptVariant]
+
+    def combined(self, extra: Iterable[CandidatePair] = (), one_to_one: bool = True) -> list[CandidatePair]:
+        return combine_candidates(*self.by_method.values(), extra, one_to_one=one_to_one)
+
+
+def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None) -> PairingResult:
+    config = config or PairingConfig()
+    languages = check_languages(config.languages)
+    sites = list(sites)
+    mined = {s.site: mine_site_patterns(s.site, [(p.url, p.lang) for p in s.pages], languages=languages,
+                                        max_bucket_pairs=config.max_bucket_pairs) for s in sites}
+    global_patterns = global_credibility(mined.values())
+    domains = {s.site: s.domain for s in sites if s.domain}
+    domain_cred = domain_credibility(mined.values(), domains)
+    by_method: dict[str, list[CandidatePair]] = {m: [] for m in
+                                                 ("local", "rescue_global", "rescue_domain", "hreflang")}
+    guesses: list[DeepGuess] = []
+    variants: list[ScriptVariant] = []
+    for s in sites:
+        sp = mined[s.site]
+        languages_of = {p.url: p.lang for p in s.pages}
+        by_method["local"] += local_pairs(sp, threshold=config.local_threshold, min_frequency=config.min_frequency)
+        by_method["rescue_global"] += rescue_global_pairs(sp, global_patterns, local_threshold=config.local_threshold,
+                                                          theta_unnormalized=config.theta_unnormalized)
+        by_method["rescue_domain"] += rescue_domain_pairs(
+            sp, s.domain, domain_cred, min_domain_credibility=config.min_domain_credibility,
+            lowered_threshold=config.lowered_threshold, local_threshold=config.local_threshold,
+            min_frequency=config.min_frequency)
+        declared = hreflang_pairs(languages_of, s.alternates, languages=languages)
+        declared += switcher_pairs(languages_of, s.switch_links, languages=languages)
+        kept, same_language = split_script_variants(declared, languages_of)
+        by_method["hreflang"] += kept
+        declared_scripts = [(a, b) for a, alts in s.alternates.items() for b in alts.values()]
+        variants += script_variant_pairs(s.pages, declared=declared_scripts) + same_language
+        paired = {u for group in by_method.values() for c in group for u in c.key}
+        guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages)
+    return PairingResult(mined, global_patterns, by_method, guesses, variants)

@@ -1,0 +1,108 @@
+"""Methods local, rescue_global, rescue_domain, deep and combine."""
+import pytest
+
+from evaluation.pairing.deep import apply_pattern, confirm_deep_pair, deep_guesses
+from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, rescue_domain_pairs,
+                                        rescue_global_pairs)
+from evaluation.pairing.patterns import global_credibility, mine_site_patterns
+from evaluation.pairing.records import CandidatePair
+
+
+def site(host, n_pairs, n_untranslated):
+    """n_pairs /en/x ↔ /sr/x pairs plus untranslated English pages."""
+    pages = {}
+    for i in range(n_pairs):
+        pages[f"http://{host}/en/doc{i}.html"] = "en"
+        pages[f"http://{host}/sr/doc{i}.html"] = "sr"
+    for i in range(n_untranslated):
+        pages[f"http://{host}/en/{i}/only.html"] = "en"
+    return mine_site_patterns(host, pages)
+
+
+def test_local_method_keeps_patterns_at_or_above_the_threshold():
+    strong = site("strong.rs", 2, 0)  # C = 4/4
+    weak = site("weak.rs", 2, 46)  # C = 4/50 = 0.08
+    assert {(c.source_url, c.target_url) for c in local_pairs(strong)} == {
+        ("http://strong.rs/en/doc0.html", "http://strong.rs/sr/doc0.html"),
+        ("http://strong.rs/en/doc1.html", "http://strong.rs/sr/doc1.html")}
+    assert all(c.method == "local" and c.pattern == ("en", "sr") for c in local_pairs(strong))
+    assert local_pairs(weak) == []
+    assert len(local_pairs(weak, threshold=0.08)) == 2
+
+
+def test_a_pattern_seen_once_needs_min_frequency_one():
+    single = site("one.rs", 1, 0)
+    assert local_pairs(single) == []
+    assert len(local_pairs(single, min_frequency=1)) == 1
+
+
+def test_rescue_global_keeps_weak_local_patterns_with_high_unnormalized_global_credibility():
+    strong, weak = site("strong.rs", 2, 0), site("weak.rs", 2, 46)
+    g = global_credibility([strong, weak])
+    unnormalized = 4 * 1.0 + 4 * 0.08
+    assert g[("en", "sr")].credibility_unnormalized == pytest.approx(unnormalized)
+    rescued = rescue_global_pairs(weak, g, theta_unnormalized=unnormalized)
+    assert len(rescued) == 2 and {c.method for c in rescued} == {"rescue_global"}
+    assert rescue_global_pairs(weak, g, theta_unnormalized=unnormalized + 0.01) == []
+    assert rescue_global_pairs(strong, g, theta_unnormalized=0.0) == []  # already local
+
+
+def test_rescue_domain_lowers_the_threshold_only_in_credible_domains():
+    strong, weak, other = site("a.gov.rs", 2, 0), site("b.gov.rs", 2, 46), site("c.example.com", 2, 46)
+    domains = {"a.gov.rs": "gov.rs", "b.gov.rs": "gov.rs", "c.example.com": "example.com"}
+    cred = domain_credibility([strong, weak, other], domains)
+    assert cred["gov.rs"] == pytest.approx((1.0 + 0.08) / 2)
+    rescued = rescue_domain_pairs(weak, "gov.rs", cred, min_domain_credibility=0.5, lowered_threshold=0.05)
+    assert len(rescued) == 2 and {c.method for c in rescued} == {"rescue_domain"}
+    assert rescue_domain_pairs(other, "example.com", cred, min_domain_credibility=0.5, lowered_threshold=0.05) == []
+    assert rescue_domain_pairs(weak, "gov.rs", cred, min_domain_credibility=0.6, lowered_threshold=0.05) == []
+
+
+def test_deep_rewrites_a_marker_unit_both_ways():
+    url = "http://www.fehd.gov.hk/tc/LLB_web/cagenda_20070904.htm"
+    assert apply_pattern(url, ("en", "tc"), forward=False) == [url.replace("/tc/", "/en/")]
+    assert apply_pattern("http://sr.site.rs/a.html", ("en", "sr"), forward=False) == ["http://en.site.rs/a.html"]
+
+
+def test_deep_inserts_and_removes_the_empty_unit_pattern_where_examples_put_it():
+    examples = [("http://s.rs/x.html", "http://s.rs/x_sr.html")]
+    assert apply_pattern("http://s.rs/a/about.html", ("", "sr"), examples=examples) == ["http://s.rs/a/about_sr.html"]
+    prefixed = [("http://s.rs/x.html", "http://s.rs/sr/x.html")]
+    assert apply_pattern("http://s.rs/about.html", ("", "sr"), examples=prefixed) == ["http://s.rs/sr/about.html"]
+    assert apply_pattern("http://s.rs/about-sr.html", ("", "sr"), forward=False) == ["http://s.rs/about.html"]
+    assert apply_pattern("http://s.rs/sr/about.html", ("", "sr"), forward=False) == ["http://s.rs/about.html"]
+
+
+def test_deep_guesses_use_the_top_global_patterns_and_confirmation_checks_language():
+    trained = mine_site_patterns("t.rs", {"http://t.rs/a.html": "en", "http://t.rs/a-sr.html": "sr",
+                                          "http://t.rs/b.html": "en", "http://t.rs/b-sr.html": "sr"})
+    g = global_credibility([trained])
+    pages = {"http://n.rs/products.html": "en", "http://n.rs/index.html": "en", "http://n.rs/index-sr.html": "sr"}
+    guesses = deep_guesses(pages, {"http://n.rs/index.html", "http://n.rs/index-sr.html"}, g)
+    assert [(x.page_url, x.guessed_url, x.expected_language) for x in guesses] == [
+        ("http://n.rs/products.html", "http://n.rs/products-sr.html", "sr")]
+    guess = guesses[0]
+    pair = confirm_deep_pair(guess, exists=True, language="sr-Latn")
+    assert (pair.source_url, pair.target_url, pair.method) == ("http://n.rs/products.html",
+                                                               "http://n.rs/products-sr.html", "deep")
+    assert confirm_deep_pair(guess, exists=False, language="sr") is None
+    assert confirm_deep_pair(guess, exists=True, language="en") is None
+
+
+def test_deep_guesses_from_a_serbian_page_point_back_to_english():
+    trained = mine_site_patterns("t.rs", {f"http://t.rs/{lang}/{n}.html": lang for lang in ("en", "sr")
+                                          for n in "ab"})
+    guesses = deep_guesses({"http://n.rs/sr/vesti.html": "sr"}, set(), global_credibility([trained]))
+    assert [(g.guessed_url, g.expected_language) for g in guesses] == [("http://n.rs/en/vesti.html", "en")]
+    pair = confirm_deep_pair(guesses[0], True, "en")
+    assert (pair.source_url, pair.target_url) == ("http://n.rs/en/vesti.html", "http://n.rs/sr/vesti.html")
+
+
+def test_combine_merges_methods_and_keeps_one_counterpart_per_page():
+    a = CandidatePair("http://s.rs/en/a", "http://s.rs/sr/a", "local", ("en", "sr"), 0.5)
+    same = CandidatePair("http://s.rs/en/a", "http://s.rs/sr/a", "hreflang", None, 1.0)
+    rival = CandidatePair("http://s.rs/en/a", "http://s.rs/sr/b", "local", ("x", "y"), 0.2)
+    merged = combine_candidates([a, rival], [same])
+    assert [(c.key, c.method, c.methods) for c in merged] == [
+        (("http://s.rs/en/a", "http://s.rs/sr/a"), "hreflang", {"hreflang", "local"})]
+    assert len(combine_candidates([a, rival], one_to_one=False)) == 2
