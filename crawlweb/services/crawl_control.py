@@ -8,6 +8,7 @@ from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
 
@@ -32,6 +33,7 @@ def start_crawl(crawl: Crawl, extra_urls: list[str] | None = None) -> int:
     if crawl.seed_list_id:
         urls += list(crawl.seed_list.seeds.values_list("url", flat=True))
     added = add_targets(crawl, [Candidate(url) for url in urls], origin=Target.Origin.SEED, config=config)
+    run_followups(crawl, StepResult(crawl.pk, new_target_ids=added.new_ids))
     crawl.state = Crawl.State.RUNNING
     crawl.started_at = crawl.started_at or timezone.now()
     crawl.finished_at = None

@@ -24,6 +24,7 @@ from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.models import Crawl, Host, Link, Page
 from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_host
 from crawlweb.services.network import NetworkOutcome
 from crawlweb.services.page_language import identify_page_language
@@ -61,7 +62,10 @@ def host_interval(host: Host, config: CrawlConfig) -> float:
     return max(config.host_interval, host.crawl_delay or 0.0)
 
 
-def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: CrawlConfig) -> None:
+def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: CrawlConfig,
+                   step: StepResult | None = None) -> None:
+    """Store one Target's outcome; what it adds (pages, Targets) is noted on ``step``."""
+    step = step if step is not None else StepResult(crawl.pk)
     target, host = lease.target, lease.host
     with transaction.atomic():
         if outcome.robots is not None:
@@ -78,7 +82,7 @@ def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: 
         elif outcome.disallowed:
             _finish(target, Target.State.SKIPPED, error_kind="robots", error="disallowed by robots.txt")
         else:
-            _record_fetch(crawl, target, outcome.result, config)
+            _record_fetch(crawl, target, outcome.result, config, step)
         host.refresh_from_db(fields=["crawl_delay"])
         release_host(host.pk, host_interval(host, config))
 
@@ -116,7 +120,7 @@ def _retry_or_fail(target: Target, result: FetchResult) -> None:
                 error=result.error or "")
 
 
-def _record_fetch(crawl: Crawl, target: Target, result: FetchResult, config: CrawlConfig) -> None:
+def _record_fetch(crawl: Crawl, target: Target, result: FetchResult, config: CrawlConfig, step: StepResult) -> None:
     if result.status is not None:
         crawl.count_fetched()
     if result.status == 304:
@@ -134,8 +138,10 @@ def _record_fetch(crawl: Crawl, target: Target, result: FetchResult, config: Cra
     content_kind = classify_content(result)
     _finish(target, Target.State.DONE, status=result.status, page=page,
             error_kind=result.error_kind or content_kind or "", error=result.error or "")
+    if created:
+        step.stored_page_ids.append(page.pk)
     if created and parsed is not None:
-        _store_links_and_targets(crawl, target, page, parsed, result, config)
+        step.new_target_ids += _store_links_and_targets(crawl, target, page, parsed, result, config)
 
 
 def _store_page(crawl: Crawl, target: Target, result: FetchResult, config: CrawlConfig):
@@ -167,7 +173,8 @@ def _store_page(crawl: Crawl, target: Target, result: FetchResult, config: Crawl
 
 
 def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, result: FetchResult,
-                             config: CrawlConfig) -> None:
+                             config: CrawlConfig) -> list[int]:
+    """Store the page's links and schedule its outlinks; returns the ids of new Targets."""
     source_site = site_name(target.host.name)
     links, candidates = [], []
     for hop_from, hop_to, _status in result.redirects:
@@ -187,8 +194,8 @@ def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, r
     Link.objects.bulk_create([link for link in links if link is not None], batch_size=500)
     if result.final_url != target.url:
         _mark_redirect_target(crawl, target, page, result, config)
-    add_targets(crawl, candidates, origin=Target.Origin.FORWARD, depth=target.depth + 1, source_page=page,
-                source_site=source_site, config=config)
+    return add_targets(crawl, candidates, origin=Target.Origin.FORWARD, depth=target.depth + 1,
+                       source_page=page, source_site=source_site, config=config).new_ids
 
 
 def _link(page, url_as_linked, *, kind, source_site, config, **contexts) -> Link | None:

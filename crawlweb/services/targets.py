@@ -31,6 +31,7 @@ class Candidate:
 @dataclass
 class AddResult:
     added: int = 0
+    new_ids: list[int] = field(default_factory=list)
     rejected: Counter = field(default_factory=Counter)
 
 
@@ -71,6 +72,10 @@ def add_targets(crawl: Crawl, candidates: list[Candidate], *, origin: str, depth
             depth=depth, priority=-float(depth),
         ))
     known = set(Target.objects.filter(crawl=crawl, url__in=list(accepted)).values_list("url", flat=True))
-    Target.objects.bulk_create([row for row in rows if row.url not in known], ignore_conflicts=True, batch_size=500)
-    result.added = len(rows) - len(known)
+    fresh = [row for row in rows if row.url not in known]
+    Target.objects.bulk_create(fresh, ignore_conflicts=True, batch_size=500)
+    # ignore_conflicts leaves primary keys unset: read the new rows back (a racing worker may own some).
+    result.new_ids = list(Target.objects.filter(crawl=crawl, url__in=[row.url for row in fresh])
+                          .values_list("id", flat=True))
+    result.added = len(result.new_ids)
     return result

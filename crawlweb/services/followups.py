@@ -1,0 +1,44 @@
+"""Work that follows a crawl step: frontier placement of new Targets, site-level scoring.
+
+Each entry of FOLLOWUPS is a function ``(crawl, step: StepResult) -> None`` called by the crawl
+step after it stored its batch, in the step's own process. A follow-up that needs time enqueues
+its own job (queue "score" or "train") rather than working inline; its failure is logged and
+recorded on the crawl, never allowed to stop the crawl.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from importlib import import_module
+
+log = logging.getLogger(__name__)
+
+# Dotted paths, so this module imports nothing of the apps that plug in here.
+FOLLOWUPS: list[str] = []
+
+
+@dataclass
+class StepResult:
+    crawl_id: int
+    new_target_ids: list[int] = field(default_factory=list)
+    stored_page_ids: list[int] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.new_target_ids or self.stored_page_ids)
+
+
+def _resolve(path: str):
+    module, _, name = path.rpartition(".")
+    return getattr(import_module(module), name)
+
+
+def run_followups(crawl, step: StepResult) -> None:
+    if step.empty:
+        return
+    for path in FOLLOWUPS:
+        try:
+            _resolve(path)(crawl, step)
+        except Exception as error:  # a scoring problem must not stop the crawl
+            log.exception("follow-up %s failed for crawl %s", path, crawl.pk)
+            type(crawl).objects.filter(pk=crawl.pk).update(last_error=f"{path}: {type(error).__name__}: {error}"[:5000])

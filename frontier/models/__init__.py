@@ -1,0 +1,3 @@
+from frontier.models.targets import LayerPlacement, Target
+
+__all__ = ["LayerPlacement", "Target"]
