@@ -61,6 +61,17 @@ def resume_crawl(crawl: Crawl) -> Crawl:
     return crawl
 
 
+def kick_crawl(crawl: Crawl) -> Crawl:
+    """Enqueue the crawl's step chains again: a worker killed mid-job takes its chain with it.
+
+    Extra chains are harmless: each leases under the same locks and ends with the crawl."""
+    crawl.refresh_from_db()
+    if crawl.state != Crawl.State.RUNNING:
+        raise CrawlStateError(f"crawl {crawl.pk} is {crawl.state}; only a running crawl is kicked")
+    _enqueue_steps(crawl)
+    return crawl
+
+
 def stop_crawl(crawl: Crawl) -> Crawl:
     crawl = _transition(crawl, (Crawl.State.RUNNING, Crawl.State.PAUSED, Crawl.State.NEW), Crawl.State.STOPPED)
     Crawl.objects.filter(pk=crawl.pk).update(finished_at=timezone.now())

@@ -34,7 +34,7 @@ class Command(BaseCommand):
         start.add_argument("--address-policy", choices=("public", "loopback", "private"))
         start.add_argument("--no-wait", action="store_true",
                            help="return at once (with Redis: workers do the crawl)")
-        for name in ("pause", "resume", "stop", "reharvest", "status"):
+        for name in ("pause", "resume", "stop", "reharvest", "kick", "status"):
             sub = actions.add_parser(name, help=f"{name} a crawl")
             sub.add_argument("crawl_id", type=int)
             if name in ("resume", "reharvest"):
@@ -54,6 +54,8 @@ class Command(BaseCommand):
                     crawl_control.resume_crawl(crawl)
                 elif action == "stop":
                     crawl_control.stop_crawl(crawl)
+                elif action == "kick":
+                    crawl_control.kick_crawl(crawl)
                 elif action == "reharvest":
                     marked = crawl_control.reharvest_crawl(crawl)
                     self.stdout.write(f"{marked} pages marked for a new fetch")

@@ -1,4 +1,3 @@
-import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -28,10 +27,10 @@ class Command(BaseCommand):
             "id", "url", "final_url", "status_code", "content_type", "charset", "md5", "size", "truncated",
             "title", "language", "script", "html_lang", "fetched_at", "modified_at", "site__name", "text"
         ).iterator(chunk_size=500))
-        stream = output.open("w", encoding="utf-8") if output else sys.stdout
-        try:
-            for chunk in FORMATS[format](records):
-                stream.write(chunk)
-        finally:
-            if output:
-                stream.close()
+        chunks = FORMATS[format](records)
+        if output is None:
+            for chunk in chunks:
+                self.stdout.write(chunk, ending="")
+            return
+        with output.open("w", encoding="utf-8") as stream:
+            stream.writelines(chunks)
