@@ -83,6 +83,9 @@ def database_from_url(name: str, url: str | None, sqlite_path: Path) -> dict:
             # Jobs run in a thread beside the web server: wait for the write lock instead of
             # failing, and take it at BEGIN so two writers never deadlock on an upgrade.
             "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+            # Tests get a file too: an in-memory shared-cache database locks whole tables and ignores
+            # the busy timeout, which the web server and the job thread would trip over.
+            "TEST": {"NAME": str(sqlite_path.with_name(f"test_{os.getpid()}_{sqlite_path.name}"))},
         }
     parts = urlsplit(url)
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
