@@ -18,7 +18,7 @@ def sync_jobs(settings, crawl_settings):
     settings.REDIS_URL = None
     settings.JOBS_INPROCESS_MODE = "sync"
     settings.CRAWLER_READ_TIMEOUT = 1.5  # the slow page (3 s) times out
-    settings.CRAWLER_RETRY_BACKOFF = 0.2
+    settings.CRAWLER_RETRY_BACKOFF = 0.5
     return settings
 
 
@@ -60,7 +60,7 @@ def test_each_broken_page_gets_the_right_outcome(sync_jobs, through_test_web):
         assert (t.state, t.error_kind, t.attempts) == ("failed", error, sync_jobs.CRAWLER_MAX_ATTEMPTS), kind
         tries = wait_for_requests(through_test_web, t.url, sync_jobs.CRAWLER_MAX_ATTEMPTS)
         assert len(tries) == sync_jobs.CRAWLER_MAX_ATTEMPTS
-        assert tries[1] - tries[0] >= 0.2, "retries wait for the backoff"
+        assert tries[1] - tries[0] >= 0.5, "retries wait for the backoff"
     fast = wait_for_requests(through_test_web, outcome["server_error"].url, 3)
     assert fast[2] - fast[1] > fast[1] - fast[0], "the backoff grows between tries"
     # Permanent errors are not retried.
