@@ -2,6 +2,7 @@
 from collections import Counter
 
 import pytest
+from django.db.models import Count
 
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.crawl_control import start_crawl
@@ -51,28 +52,26 @@ def test_a_step_run_again_after_a_lost_update_duplicates_nothing(through_test_we
     Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.NEW, page_budget=40)
     start_crawl(crawl)
     assert Page.objects.filter(crawl=crawl).count() >= pages
-    same_content = Page.objects.filter(crawl=crawl).values("md5").annotate(n=__import__("django").db.models.Count("id"))
+    same_content = Page.objects.filter(crawl=crawl).values("md5").annotate(n=Count("id"))
     assert all(row["n"] == 1 for row in same_content)
     first_pages = Page.objects.filter(crawl=crawl).order_by("id")[:pages]
     assert sum(p.links.count() for p in first_pages) == links, "links of stored pages are not duplicated"
 
 
-def test_a_paused_crawl_stops_leasing_and_resumes(through_test_web, crawl_settings, settings, empty_queues):
+def test_a_paused_crawl_leases_nothing_until_it_is_resumed(through_test_web, crawl_settings, settings,
+                                                           empty_queues):
+    from crawlweb.jobs.crawl_step import crawl_step
     from crawlweb.services.crawl_control import pause_crawl, resume_crawl
 
     settings.REDIS_URL = None
-    settings.JOBS_INPROCESS_MODE = "sync"
+    settings.JOBS_INPROCESS_MODE = "sync"  # start_crawl returns when its budget is spent
     crawl = crawl_of_test_web(through_test_web, budget=10, seeds=2)
-    crawl.state = Crawl.State.PAUSED
-    crawl.save()
-    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.NEW)
     start_crawl(crawl)
-    crawl.refresh_from_db()
-    assert crawl.state == Crawl.State.FINISHED and crawl.pages_fetched == 10
     Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, page_budget=20)
     pause_crawl(crawl)
-    from crawlweb.jobs.crawl_step import crawl_step
-    assert crawl_step(crawl.pk) == 0, "a paused crawl leases nothing"
+    served = len(page_requests(through_test_web))
+    assert crawl_step(crawl.pk) == 0
+    assert len(page_requests(through_test_web)) == served, "a paused crawl fetches nothing"
     resume_crawl(crawl)
     crawl.refresh_from_db()
-    assert crawl.pages_fetched == 20
+    assert (crawl.state, crawl.pages_fetched) == (Crawl.State.FINISHED, 20)
