@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from crawlweb.language.transliterate import cyrillic_to_latin
+
 # Catalog languages we read; "en" is the msgid side.
 CATALOG_LANGUAGES = ("sr", "sr_Latn", "hr", "de")
 
@@ -29,13 +31,6 @@ _EMPTY_BRACKETS = re.compile(r"\(\s*\)|“\s*”|„\s*“|\"\s*\"|`[^`]*`|«\s*
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?)])")
 _DANGLING_PUNCT = re.compile(r"[:;,]+([.!?])")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-_SERBIAN_LATIN_FROM_CYRILLIC = dict(zip(
-    "абвгдђежзијклљмнњопрстћуфхцчџшАБВГДЂЕЖЗИЈКЛЉМНЊОПРСТЋУФХЦЧЏШ",
-    ["a", "b", "v", "g", "d", "đ", "e", "ž", "z", "i", "j", "k", "l", "lj", "m", "n", "nj",
-     "o", "p", "r", "s", "t", "ć", "u", "f", "h", "c", "č", "dž", "š",
-     "A", "B", "V", "G", "D", "Đ", "E", "Ž", "Z", "I", "J", "K", "L", "Lj", "M", "N", "Nj",
-     "O", "P", "R", "S", "T", "Ć", "U", "F", "H", "C", "Č", "Dž", "Š"],
-))
 
 
 class TextSourceError(RuntimeError):
@@ -58,11 +53,6 @@ class ParallelEntry:
         if key not in ("en", "sr_cyrl", "sr_latn", "hr", "de"):
             raise ValueError(f"unknown test-web language {language!r}")
         return getattr(self, key)
-
-
-def cyrillic_to_latin(text: str) -> str:
-    """Serbian Cyrillic → Gaj's Latin alphabet (one-to-one except lj, nj, dž)."""
-    return "".join(_SERBIAN_LATIN_FROM_CYRILLIC.get(ch, ch) for ch in text)
 
 
 def _unquote(literal: str) -> str:

@@ -15,18 +15,12 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from crawlweb.language.transliterate import cyrillic_to_latin
+
 from .methods import LOCAL_THRESHOLD
 from .patterns import mine_pairs
 from .records import CandidatePair, PageRecord, base_language
 
-# Serbian Cyrillic → Gaj's Latin alphabet (one letter each way except the digraphs).
-_CYR_TO_LAT = dict(zip(
-    "абвгдђежзијклљмнњопрстћуфхцчџшАБВГДЂЕЖЗИЈКЛЉМНЊОПРСТЋУФХЦЧЏШ",
-    ["a", "b", "v", "g", "d", "đ", "e", "ž", "z", "i", "j", "k", "l", "lj", "m", "n", "nj", "o", "p", "r", "s",
-     "t", "ć", "u", "f", "h", "c", "č", "dž", "š",
-     "A", "B", "V", "G", "D", "Đ", "E", "Ž", "Z", "I", "J", "K", "L", "Lj", "M", "N", "Nj", "O", "P", "R", "S",
-     "T", "Ć", "U", "F", "H", "C", "Č", "Dž", "Š"]))
-_TABLE = str.maketrans(_CYR_TO_LAT)
 
 
 @dataclass(frozen=True)
@@ -38,7 +32,7 @@ class ScriptVariant:
 
 def to_latin(text: str) -> str:
     """Serbian Cyrillic transliterated to Latin (other characters unchanged)."""
-    return text.translate(_TABLE)
+    return cyrillic_to_latin(text)
 
 
 def cyrillic_share(text: str) -> float:
