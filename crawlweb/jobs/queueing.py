@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections import deque
 from typing import Callable
 
@@ -85,8 +86,11 @@ class InProcessWorker:
         self._thread.start()
 
     def submit(self, func: Callable, args: tuple) -> None:
+        global _submitted
         with self._idle:
             self._unfinished += 1
+        with _workers_lock:
+            _submitted += 1
         self._jobs.put((func, args))
 
     def wait_until_idle(self, timeout: float) -> bool:
@@ -109,6 +113,7 @@ class InProcessWorker:
 
 _workers: dict[str, InProcessWorker] = {}
 _workers_lock = threading.Lock()
+_submitted = 0  # jobs submitted to any in-process worker so far
 
 
 def in_process_worker(queue_name: str) -> InProcessWorker:
@@ -119,7 +124,17 @@ def in_process_worker(queue_name: str) -> InProcessWorker:
 
 
 def wait_for_in_process_jobs(timeout: float = 60.0) -> bool:
-    """Block until the in-process workers are idle (tests and commands use this)."""
-    with _workers_lock:
-        workers = list(_workers.values())
-    return all(worker.wait_until_idle(timeout) for worker in workers)
+    """Block until every in-process worker is idle and no job was submitted meanwhile.
+
+    One queue's last job may enqueue on another queue after that one looked idle, so idleness
+    counts only when a full pass over the workers saw no new submission."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with _workers_lock:
+            workers, submitted = list(_workers.values()), _submitted
+        for worker in workers:
+            if not worker.wait_until_idle(max(0.0, deadline - time.monotonic())):
+                return False
+        with _workers_lock:
+            if _submitted == submitted and len(_workers) == len(workers):
+                return True
