@@ -65,9 +65,17 @@ def address_refusal(ip: IPAddress, policy: str) -> str | None:
 
 
 _CACHE_SECONDS = 300.0  # a crawl step fetches many pages of one host: resolve it once, not per page
+_FAILURE_CACHE_SECONDS = 60.0  # a name that does not resolve (proxied hosts often) is asked again after this
 _CACHE_MAX = 4096
-_cache: dict[str, tuple[float, list[IPAddress]]] = {}
+_cache: dict[str, tuple[float, list[IPAddress] | socket.gaierror]] = {}
 _cache_lock = threading.Lock()
+
+
+def _remember(host: str, expires: float, value) -> None:
+    with _cache_lock:
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        _cache[host] = (expires, value)
 
 
 def _resolve(host: str) -> list[IPAddress]:
@@ -75,13 +83,17 @@ def _resolve(host: str) -> list[IPAddress]:
     with _cache_lock:
         hit = _cache.get(host)
     if hit and hit[0] > now:
+        if isinstance(hit[1], socket.gaierror):
+            raise hit[1]
         return hit[1]
-    infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except socket.gaierror as error:
+        if error.errno != socket.EAI_AGAIN:  # a temporary resolver failure is retried at once
+            _remember(host, now + _FAILURE_CACHE_SECONDS, error)
+        raise
     addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos))
-    with _cache_lock:
-        if len(_cache) >= _CACHE_MAX:
-            _cache.clear()
-        _cache[host] = (now + _CACHE_SECONDS, addresses)  # failures are not cached: they are retried
+    _remember(host, now + _CACHE_SECONDS, addresses)
     return addresses
 
 

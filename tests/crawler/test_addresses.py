@@ -85,3 +85,25 @@ def test_the_first_hop_to_loopback_is_refused_under_the_public_policy(web, no_pr
     result = Fetcher("CrawlwebBot/0.1").fetch(f"{web.base}/page")
     assert result.error_kind == PRIVATE_ADDRESS
     assert result.status is None and result.body == b""
+
+
+def test_a_name_that_does_not_resolve_is_not_looked_up_again_for_a_while(monkeypatch):
+    import socket
+
+    from crawlweb.crawler import addresses
+
+    calls = []
+    real = socket.getaddrinfo
+
+    def counting(host, *args, **kwargs):
+        calls.append(host)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", counting)
+    for _ in range(3):
+        check_address_allowed("negative-cache.invalid", "public", proxied=True)  # the proxy resolves it
+    assert calls == ["negative-cache.invalid"]
+    with pytest.raises(AddressRefused):
+        check_address_allowed("negative-cache.invalid", "public", proxied=False)
+    assert calls == ["negative-cache.invalid"], "the cached failure answers without a proxy too"
+    addresses._cache.clear()
