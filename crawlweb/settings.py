@@ -114,3 +114,23 @@ LOGGING = {
                                                           ("DEBUG", "INFO", "WARNING", "ERROR"))},
     "loggers": {"django.server": {"level": "WARNING"}},
 }
+
+# --- Pairing (Pupsniffer). Defaults are the method's values; see evaluation/services/config.py.
+# Only variables that are set become settings, so the dataclass defaults stay the single source.
+_PAIRS_READERS = {
+    "PAIRS_LOCAL_THRESHOLD": lambda name: env_number(name, 0.1, minimum=0, maximum=1),
+    "PAIRS_MIN_FREQUENCY": lambda name: env_number(name, 2, minimum=1, integer=True),
+    "PAIRS_THETA_UNNORMALIZED": lambda name: env_number(name, 500.0, minimum=0),
+    "PAIRS_MIN_DOMAIN_CREDIBILITY": lambda name: env_number(name, 0.3, minimum=0, maximum=1),
+    "PAIRS_LOWERED_THRESHOLD": lambda name: env_number(name, 0.03, minimum=0, maximum=1),
+    "PAIRS_DEEP_TOP_N": lambda name: env_number(name, 10, minimum=0, integer=True),
+    "PAIRS_DEEP_CHECKS": lambda name: env_bool(name, True),
+    "PAIRS_FILTER_TOP_N": lambda name: env_number(name, 30, minimum=1, integer=True),
+    "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
+    "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),
+    "PAIRS_DISCOVERY_TOP_K": lambda name: env_number(name, 500, minimum=1, integer=True),
+    "PAIRS_DISCOVERY_MEASURE": lambda name: env_choice(name, "wpr", ("wpr", "pr", "linkout")),
+}
+for _name, _read in _PAIRS_READERS.items():
+    if env_str(_name, ""):
+        globals()[_name] = _read(_name)

@@ -104,7 +104,7 @@ class Command(BaseCommand):
     def _follow(self, crawl: Crawl) -> None:
         """A progress bar until the crawl leaves the running state (Ctrl-C leaves it running)."""
         if uses_redis():
-            self.stdout.write("jobs run on RQ workers: python manage.py rqworker crawl score train")
+            self.stdout.write("jobs run on RQ workers: python manage.py rqworker score train crawl")
         try:
             while True:
                 crawl.refresh_from_db()

@@ -36,7 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args, port, size, seed, budget, check, **options):
         if uses_redis():
             self.stdout.write("REDIS_URL is set: crawl steps go to RQ; start workers with "
-                              "'python manage.py rqworker crawl score train'.")
+                              "'python manage.py rqworker score train crawl'.")
         password = self._ensure_admin()
         web_server = TestWebServer(generate_web(seed=seed, size=size), host="127.0.0.1", port=0)
         web_server.start()
