@@ -14,6 +14,10 @@ class Crawl(models.Model):
 
     class Strategy(models.TextChoices):
         BREADTH_FIRST = "bfs", "Breadth-first"
+        FC = "fc", "FC: forward crawl, random order"
+        FOCC = "focc", "FocC: focused crawl (topic filter)"
+        OBFC = "obfc", "OBFC: back/forward crawl"
+        COBFC = "cobfc", "COBFC: back/forward crawl with link classifiers"
 
     name = models.CharField(max_length=200)
     seed_list = models.ForeignKey("crawlweb.SeedList", null=True, blank=True, on_delete=models.SET_NULL,

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
 from frontier.models import Target
+from frontier.strategies.queues import queue_order
 
 
 @dataclass
@@ -36,9 +37,18 @@ def leasable(now: datetime) -> Q:
 
 
 def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> list[Lease]:
+    """Lease from the crawl's queues in the order its strategy wants (back/forward crawls have two)."""
+    for queue in queue_order(crawl) or [Q()]:
+        leases = _lease_from(crawl, owner, limit, lease_seconds, queue)
+        if leases:
+            return leases
+    return []
+
+
+def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: Q) -> list[Lease]:
     now = timezone.now()
     expires = now + timedelta(seconds=lease_seconds)
-    best_priority = (Target.objects.filter(leasable(now), crawl_id=crawl.pk, host_id=OuterRef("pk"))
+    best_priority = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=OuterRef("pk"))
                      .order_by("-priority").values("priority")[:1])
     leases: list[Lease] = []
     with transaction.atomic():
@@ -51,7 +61,7 @@ def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> lis
             .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
         )
         for host in hosts:
-            target = (Target.objects.filter(leasable(now), crawl_id=crawl.pk, host_id=host.pk)
+            target = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=host.pk)
                       .order_by("-priority", "id").first())
             if target is None:
                 continue

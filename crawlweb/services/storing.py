@@ -30,6 +30,8 @@ from crawlweb.services.network import NetworkOutcome
 from crawlweb.services.page_language import identify_page_language
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
+from frontier.strategies import strategy_for
+from frontier.strategies.base import LinkOut
 
 # Outcomes that still give a page to store: no error, a body cut at the size cap, a non-HTML document.
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
@@ -176,7 +178,7 @@ def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, r
                              config: CrawlConfig) -> list[int]:
     """Store the page's links and schedule its outlinks; returns the ids of new Targets."""
     source_site = site_name(target.host.name)
-    links, candidates = [], []
+    links, outs = [], []
     for hop_from, hop_to, _status in result.redirects:
         links.append(_link(page, hop_to, kind="redirect", source_site=source_site, config=config))
     for parsed_link in parsed.links:
@@ -189,13 +191,19 @@ def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, r
             continue
         links.append(link)
         if parsed_link.kind in FOLLOWED_LINK_KINDS:
-            candidates.append(Candidate(parsed_link.url, link.anchor_text, link.text_around, link.img_alt,
-                                        link.img_src))
+            candidate = Candidate(parsed_link.url, link.anchor_text, link.text_around, link.img_alt, link.img_src)
+            outs.append(LinkOut(candidate, link.out_of_site, site_name(link.target_url.split("/")[2].split(":")[0])))
     Link.objects.bulk_create([link for link in links if link is not None], batch_size=500)
     if result.final_url != target.url:
         _mark_redirect_target(crawl, target, page, result, config)
-    return add_targets(crawl, candidates, origin=Target.Origin.FORWARD, depth=target.depth + 1,
-                       source_page=page, source_site=source_site, config=config).new_ids
+    # The crawl's strategy decides which links become Targets, in which queue, at which priority.
+    by_origin: dict[str, list[Candidate]] = {}
+    for planned in strategy_for(crawl).targets_for_page(target, page, parsed, outs):
+        planned.candidate.priority = planned.priority
+        by_origin.setdefault(planned.origin, []).append(planned.candidate)
+    return [new_id for origin, candidates in by_origin.items()
+            for new_id in add_targets(crawl, candidates, origin=origin, depth=target.depth + 1, source_page=page,
+                                      source_site=source_site, config=config).new_ids]
 
 
 def _link(page, url_as_linked, *, kind, source_site, config, **contexts) -> Link | None:

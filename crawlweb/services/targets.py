@@ -26,6 +26,7 @@ class Candidate:
     text_around: str = ""
     img_alt: str = ""
     img_src: str = ""
+    priority: float | None = None  # set by the crawl's strategy; None: breadth-first (minus the depth)
 
 
 @dataclass
@@ -69,7 +70,7 @@ def add_targets(crawl: Crawl, candidates: list[Candidate], *, origin: str, depth
             crawl=crawl, url=url, url_as_linked=c.url_as_linked[:2000], host=host, site_id=host.site_id,
             origin=origin, source_page=source_page, anchor_text=c.anchor_text[:1000],
             text_around=c.text_around[:2000], img_alt=c.img_alt[:500], img_src=c.img_src[:2000],
-            depth=depth, priority=-float(depth),
+            depth=depth, priority=-float(depth) if c.priority is None else c.priority,
         ))
     known = set(Target.objects.filter(crawl=crawl, url__in=list(accepted)).values_list("url", flat=True))
     fresh = [row for row in rows if row.url not in known]

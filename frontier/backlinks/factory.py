@@ -1,0 +1,72 @@
+"""Backlink providers of a crawl, built from its config ``backlinks``:
+
+    {"providers": [{"kind": "graph"}, {"kind": "edge_file", "path": "edges.tsv"},
+                   {"kind": "http", "url_template": "http://backlinks.test/?url={url}"}],
+     "rate": 5}
+
+Every provider is wrapped in RateLimited around one TokenBucket shared by the crawl's providers
+(in this process). ``collect_backlinks`` asks them all and never raises: failures are returned
+as messages, so the crawl goes on without that provider's answer.
+"""
+from __future__ import annotations
+
+from frontier.backlinks.base import (
+    BacklinkProvider,
+    RateLimited,
+    TokenBucket,
+    safe_backlinks,
+)
+from frontier.backlinks.edge_file import EdgeFileProvider
+from frontier.backlinks.graph import CrawlGraphProvider
+from frontier.backlinks.http_json import HttpJsonProvider
+from frontier.strategies.settings import DiscoverySettings
+
+_buckets: dict[int, TokenBucket] = {}
+_edge_files: dict[str, EdgeFileProvider] = {}
+
+
+class UnavailableProvider(BacklinkProvider):
+    """A configured provider that could not be built (e.g. its edge file is missing)."""
+
+    def __init__(self, name: str, reason: str):
+        self.name, self.reason = name, reason
+
+    def backlinks(self, url: str) -> list[str]:
+        raise RuntimeError(self.reason)
+
+
+def _build(spec: dict, crawl_id: int) -> BacklinkProvider:
+    kind = spec["kind"]
+    if kind == "graph":
+        return CrawlGraphProvider(crawl_id)
+    if kind == "edge_file":
+        path = spec["path"]
+        try:
+            if path not in _edge_files:  # a large edge file is read once per process
+                _edge_files[path] = EdgeFileProvider(path)
+        except OSError as error:
+            return UnavailableProvider("edge-file", f"edge file unavailable: {error}")
+        return _edge_files[path]
+    if kind == "http":
+        return HttpJsonProvider(spec.get("url_template", "http://backlinks.test/?url={url}"),
+                                timeout=float(spec.get("timeout", 10.0)))
+    raise ValueError(f"unknown backlink provider kind {kind!r}")
+
+
+def providers_for(crawl, settings: DiscoverySettings | None = None) -> list[BacklinkProvider]:
+    settings = settings or DiscoverySettings.of(crawl)
+    bucket = _buckets.get(crawl.pk)
+    if bucket is None or bucket.rate != settings.rate:
+        bucket = _buckets[crawl.pk] = TokenBucket(settings.rate, capacity=max(1.0, settings.rate))
+    return [RateLimited(_build(spec, crawl.pk), bucket) for spec in settings.providers]
+
+
+def collect_backlinks(providers: list[BacklinkProvider], url: str) -> tuple[list[str], list[str]]:
+    """(distinct backlink URLs in provider order, error messages of providers that failed)."""
+    found, errors = [], []
+    for provider in providers:
+        links, error = safe_backlinks(provider, url)
+        if error is not None:
+            errors.append(f"{provider.name}: {error}")
+        found += links
+    return list(dict.fromkeys(found)), errors

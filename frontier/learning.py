@@ -1,0 +1,160 @@
+"""Learning iterations of COBFC (Barbosa et al. 2011, Sec. 2.2, "Backlink and Forward-Link Classifiers").
+
+The crawl starts with no prioritization. Every ``learning_interval`` fetched pages the `train`
+job collects the neighborhoods (URL, anchor, text around) of the links that led to fetched pages:
+- Forward-Link Classifier: a forward link is relevant when its target site has a bilingual
+  verdict (immediate benefit); not relevant when the verdict says not bilingual.
+- Backlink Classifier: a backlink is relevant when its page has outlinks to bilingual sites other
+  than the one it was collected for (delayed benefit: it leads to new bilingual sites).
+It trains both Naive Bayes models, stores them as versioned ClassifierModel rows and re-scores
+every open Target of the two queues. Placement is a module with layers: probability >= primary
+(0.8) Primary, >= secondary (0.5) Secondary, else Reserve; the probability is the rank within a
+layer, so priority = (3 - layer) + probability.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+
+from crawlweb.models import Crawl, Link
+from frontier.classifiers.link_classifier import (
+    LinkClassifier,
+    LinkNeighborhood,
+    layer_for_probability,
+)
+from frontier.models import ClassifierModel, LayerPlacement, SiteVerdict, Target
+from frontier.strategies.settings import DiscoverySettings
+
+log = logging.getLogger(__name__)
+MODULE = "NB"  # LayerPlacement.module of the link classifiers
+_loaded: dict[int, LinkClassifier] = {}
+
+
+def neighborhood(candidate) -> LinkNeighborhood:
+    url = getattr(candidate, "url", None) or candidate.url_as_linked
+    return LinkNeighborhood(url=url, anchor_text=candidate.anchor_text or "", text_around=candidate.text_around or "")
+
+
+def placement(p: float, settings: DiscoverySettings) -> tuple[int, float]:
+    layer = layer_for_probability(float(p), settings.primary, settings.secondary)
+    return layer, (3 - layer) + float(p)
+
+
+class ClassifierSet:
+    """The latest Backlink and Forward-Link classifiers of a crawl (either may be missing)."""
+
+    def __init__(self, models: dict[str, LinkClassifier], settings: DiscoverySettings):
+        self.models = models
+        self.settings = settings
+
+    @classmethod
+    def latest(cls, crawl, settings: DiscoverySettings) -> ClassifierSet:
+        models = {}
+        for kind in ClassifierModel.Kind.values:
+            row = (ClassifierModel.objects.filter(crawl=crawl, kind=kind).order_by("-version")
+                   .values_list("id", flat=True).first())
+            if row is None:
+                continue
+            if row not in _loaded:  # unpickle each stored model once per process, not once per page
+                if len(_loaded) > 64:
+                    _loaded.clear()
+                _loaded[row] = LinkClassifier.from_bytes(ClassifierModel.objects.get(pk=row).bytes)
+            models[kind] = _loaded[row]
+        return cls(models, settings)
+
+    def priorities(self, kind: str, candidates) -> list[float]:
+        """Priority per candidate; 0 (no prioritization) while the queue has no classifier yet."""
+        model = self.models.get(kind)
+        if model is None or not candidates:
+            return [0.0 for _ in candidates]
+        probabilities = model.predict_proba([neighborhood(c) for c in candidates])
+        return [placement(p, self.settings)[1] for p in probabilities]
+
+
+def _bilingual_sites(crawl) -> tuple[set[int], set[int]]:
+    verdicts = SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual")
+    return {s for s, b in verdicts if b}, {s for s, b in verdicts if not b}
+
+
+def training_sets(crawl) -> dict[str, tuple[list[LinkNeighborhood], list[int]]]:
+    """(neighborhoods, labels) per classifier kind, from the links that led to fetched pages."""
+    bilingual, monolingual = _bilingual_sites(crawl)
+    fetched = Target.objects.filter(crawl=crawl, state=Target.State.DONE, page__isnull=False)
+    forward = ([], [])
+    for t in fetched.filter(origin=Target.Origin.FORWARD).only("url", "anchor_text", "text_around", "site_id"):
+        if t.site_id in bilingual or t.site_id in monolingual:
+            forward[0].append(neighborhood(t))
+            forward[1].append(int(t.site_id in bilingual))
+    backlink = ([], [])
+    for t in fetched.filter(origin=Target.Origin.BACKLINK).select_related("source_page"):
+        found_for = t.source_page.site_id if t.source_page_id else None
+        out_sites = set(Link.objects.filter(page_id=t.page_id, out_of_site=True)
+                        .values_list("target_url", flat=True)[:500])
+        targets_sites = set(Target.objects.filter(crawl=crawl, url__in=out_sites).values_list("site_id", flat=True))
+        backlink[0].append(neighborhood(t))
+        backlink[1].append(int(bool((targets_sites & bilingual) - {found_for})))
+    return {"forward": forward, "backlink": backlink}
+
+
+def rescore_frontier(crawl, classifiers: ClassifierSet) -> int:
+    """Re-place every open Target of the two queues; returns the number re-scored."""
+    changed = 0
+    for kind, origin in (("forward", Target.Origin.FORWARD), ("backlink", Target.Origin.BACKLINK)):
+        model = classifiers.models.get(kind)
+        if model is None:
+            continue
+        targets = list(Target.objects.filter(crawl=crawl, origin=origin, state=Target.State.PENDING)
+                       .only("id", "url", "anchor_text", "text_around"))
+        if not targets:
+            continue
+        probabilities = model.predict_proba([neighborhood(t) for t in targets])
+        placements = []
+        for t, p in zip(targets, probabilities):
+            layer, t.priority = placement(p, classifiers.settings)
+            placements.append(LayerPlacement(target=t, module=MODULE, layer_id=f"{MODULE}.L0{layer}", layer=layer,
+                                             rule=f"{kind} classifier", rank=float(p),
+                                             evidence={"probability": round(float(p), 4), "kind": kind}))
+        with transaction.atomic():
+            Target.objects.bulk_update(targets, ["priority"], batch_size=500)
+            LayerPlacement.objects.bulk_create(placements, batch_size=500, update_conflicts=True,
+                                               unique_fields=["target", "module"],
+                                               update_fields=["layer_id", "layer", "rule", "rank", "evidence"])
+        changed += len(targets)
+    return changed
+
+
+def learning_iteration(crawl, settings: DiscoverySettings | None = None, version: int | None = None) -> dict:
+    """Train both classifiers from what the crawl has seen, store them, re-score the frontier."""
+    settings = settings or DiscoverySettings.of(crawl)
+    report = {}
+    for kind, (neighborhoods, labels) in training_sets(crawl).items():
+        counts = {"relevant": sum(labels), "irrelevant": len(labels) - sum(labels)}
+        if not counts["relevant"] or not counts["irrelevant"]:
+            report[kind] = {"skipped": "needs links of both labels", **counts}
+            continue
+        model = LinkClassifier.train(neighborhoods, labels, pair=(crawl.source_language, crawl.target_language))
+        latest = ClassifierModel.objects.filter(crawl=crawl, kind=kind).order_by("-version").first()
+        number = version if version is not None else (latest.version + 1 if latest else 1)
+        try:
+            with transaction.atomic():
+                ClassifierModel.objects.create(crawl=crawl, kind=kind, version=number, bytes=model.to_bytes(),
+                                               trained_on={**counts, "pages_fetched": crawl.pages_fetched})
+        except IntegrityError:  # the same iteration ran twice (a re-delivered job): keep the first
+            pass
+        report[kind] = {"version": number, **counts}
+    report["rescored"] = rescore_frontier(crawl, ClassifierSet.latest(crawl, settings))
+    return report
+
+
+def train(crawl_id: int, iteration: int) -> dict | None:
+    """The `train` job: one learning iteration, run once per iteration number (idempotent)."""
+    crawl = Crawl.objects.filter(pk=crawl_id).first()
+    if crawl is None:
+        return None
+    done = ClassifierModel.objects.filter(crawl=crawl, version__gte=iteration).exists()
+    if done:
+        return None
+    report = learning_iteration(crawl, version=iteration)
+    log.info("crawl %s learning iteration %s: %s", crawl_id, iteration, report)
+    return report

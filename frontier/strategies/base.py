@@ -1,0 +1,49 @@
+"""The small interface every crawl strategy implements.
+
+A strategy sees a fetched page's followable links and says which become Targets: each planned
+link has an origin (the queue: "backlink" or anything else = forward) and a priority (higher is
+leased earlier; None keeps the breadth-first default, minus the depth).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crawlweb.services.targets import Candidate
+from frontier.strategies.settings import DiscoverySettings
+
+
+@dataclass
+class LinkOut:
+    """One followable link of a fetched page, as the strategy sees it."""
+
+    candidate: Candidate
+    out_of_site: bool
+    site: str  # site name of the link's target host
+
+
+@dataclass
+class Planned:
+    candidate: Candidate
+    origin: str
+    priority: float | None = None
+
+
+class Strategy:
+    """Base class: follow every link as a forward link, breadth-first (the BFS strategy)."""
+
+    name = "bfs"
+    #: True when the back/forward queues and the BS Detector's backlinks apply
+    back_and_forth = False
+    #: True when the BS Detector runs on each new site (every strategy but plain BFS)
+    detects = True
+
+    def __init__(self, crawl, settings: DiscoverySettings):
+        self.crawl = crawl
+        self.settings = settings
+
+    def targets_for_page(self, target, page, parsed, links: list[LinkOut]) -> list[Planned]:
+        return [Planned(link.candidate, "forward") for link in links]
+
+    def backlink_priorities(self, candidates: list[Candidate]) -> list[float | None]:
+        """Priorities of backlinks found for a bilingual site (OBFC: no prioritization)."""
+        return [0.0 for _ in candidates]

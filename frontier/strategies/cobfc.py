@@ -1,0 +1,26 @@
+"""COBFC: OBFC with the Backlink and Forward-Link classifiers (Barbosa et al. 2011, Sec. 2.2).
+
+Until the first learning iteration there are no models and COBFC behaves as OBFC. Afterwards
+every new link is scored by its queue's latest classifier and placed by ``frontier.learning``.
+"""
+from __future__ import annotations
+
+from frontier.learning import ClassifierSet
+from frontier.strategies.base import Planned
+from frontier.strategies.obfc import BackForwardCrawl
+
+
+class ClassifierBackForwardCrawl(BackForwardCrawl):
+    name = "cobfc"
+
+    def __init__(self, crawl, settings):
+        super().__init__(crawl, settings)
+        self.classifiers = ClassifierSet.latest(crawl, settings)
+
+    def targets_for_page(self, target, page, parsed, links):
+        planned = super().targets_for_page(target, page, parsed, links)
+        scores = self.classifiers.priorities("forward", [p.candidate for p in planned])
+        return [Planned(p.candidate, p.origin, s) for p, s in zip(planned, scores)]
+
+    def backlink_priorities(self, candidates):
+        return self.classifiers.priorities("backlink", candidates)

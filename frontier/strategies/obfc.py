@@ -1,0 +1,36 @@
+"""OBFC, the back/forward crawl without prioritization (Barbosa et al. 2011, Sec. 2.2).
+
+The crawl looks for sites, not pages: only out-of-site links count, and a site already in the
+forward queue is not queued again. Outlinks of forward pages are not followed (the crawl walks
+the bipartite graph of backlink pages and the pages they point to); outlinks of backlink pages
+(and of the seeds) go to the forward queue. Backlinks come from the BS Detector job.
+"""
+from __future__ import annotations
+
+from frontier.models import Target
+from frontier.strategies.base import Planned, Strategy
+
+# Pages whose outlinks are followed: the seeds and the backlink pages.
+EXPANDED_ORIGINS = (Target.Origin.SEED, Target.Origin.BACKLINK)
+
+
+class BackForwardCrawl(Strategy):
+    name = "obfc"
+    back_and_forth = True
+
+    def targets_for_page(self, target, page, parsed, links):
+        if target.origin not in EXPANDED_ORIGINS:
+            return []
+        out = [link for link in links if link.out_of_site]
+        queued = set(Target.objects.filter(crawl=self.crawl, site__name__in={link.site for link in out})
+                     .exclude(origin=Target.Origin.BACKLINK).values_list("site__name", flat=True))
+        planned, sites = [], set()
+        for link in out:
+            if link.site in queued or link.site in sites:
+                continue
+            sites.add(link.site)
+            planned.append(Planned(link.candidate, Target.Origin.FORWARD, self.forward_priority(link)))
+        return planned
+
+    def forward_priority(self, link) -> float | None:
+        return 0.0
