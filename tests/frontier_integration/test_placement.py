@@ -1,0 +1,144 @@
+"""Placing Targets with the crawl's modules: stored placements, priority, M03 state, running twice."""
+import pytest
+
+from crawlweb.models import Crawl, Site
+from crawlweb.services.targets import Candidate, add_targets
+from frontier.jobs import place_targets
+from frontier.layers.structure_graph import SiteStructureState
+from frontier.models import LayerPlacement, SiteStructure, Target
+from frontier.placement import record_crawled
+from tests.frontier_integration.helpers import crawl_with_targets
+
+pytestmark = pytest.mark.django_db
+
+
+def placements_of(target_ids):
+    return {(p.target.url, p.module): (p.layer_id, p.rule) for p in
+            LayerPlacement.objects.filter(target_id__in=target_ids).select_related("target")}
+
+
+def test_each_target_gets_one_placement_per_module_with_rule_and_evidence():
+    crawl, ids = crawl_with_targets(["http://www.primer.rs/sr/usluge.html", "http://www.primer.rs/en/services.html",
+                                     "http://www.primer.rs/de/dienste.html"])
+    assert place_targets(crawl.pk, ids) == 3
+    rows = {(p.target.url, p.module): p for p in LayerPlacement.objects.select_related("target")}
+    assert len(rows) == 6
+    sr = rows[("http://www.primer.rs/sr/usluge.html", "M01")]
+    assert (sr.layer_id, sr.layer, sr.rule) == ("M01.L01", 1, "needle_sr")
+    assert sr.evidence == {"language": "sr", "needle": "sr"}
+    en = rows[("http://www.primer.rs/en/services.html", "M01")]
+    assert (en.layer_id, en.rule, en.evidence["needle"]) == ("M01.L02", "needle_en", "en")
+    de = rows[("http://www.primer.rs/de/dienste.html", "M01")]
+    assert (de.layer_id, de.rule) == ("M01.L03", "needle_de")
+    m03 = rows[("http://www.primer.rs/sr/usluge.html", "M03")]
+    assert m03.layer_id.startswith("M03.L") and m03.rule and m03.evidence["site"] == "primer.rs"
+    assert m03.rank is not None
+
+
+def test_a_serbian_needle_outranks_a_reserve_target_and_unplaced_targets_stay_breadth_first():
+    crawl, ids = crawl_with_targets(["http://www.primer.rs/sr/vesti.html", "http://www.primer.rs/de/nachrichten.html",
+                                     "http://www.primer.rs/fr/nouvelles.html"])
+    place_targets(crawl.pk, ids)
+    priority = dict(Target.objects.filter(crawl=crawl).values_list("url", "priority"))
+    assert priority["http://www.primer.rs/sr/vesti.html"] > 7.9  # Primary (2 points) x weight 4, plus M03
+    assert priority["http://www.primer.rs/sr/vesti.html"] > max(priority["http://www.primer.rs/de/nachrichten.html"],
+                                                                priority["http://www.primer.rs/fr/nouvelles.html"])
+    breadth_first, bfs_ids = crawl_with_targets(["http://www.primer.rs/sr/vesti.html"], config={})
+    assert place_targets(breadth_first.pk, bfs_ids) == 0, "no modules: nothing placed"
+    assert Target.objects.get(pk=bfs_ids[0]).priority == -1.0  # -depth, as before
+    assert not LayerPlacement.objects.filter(target_id__in=bfs_ids).exists()
+
+
+def test_priority_follows_the_configured_weights():
+    # M01 prefers the Serbian Target (needle sr: Primary, en: Secondary); M03 prefers the English
+    # ones (GDtop "/" has no leaf: its children's leaves /en/x, /en/y are Secondary, /sr/deep/z Reserve).
+    urls = ["http://www.primer.rs/en/x.html", "http://www.primer.rs/en/y.html", "http://www.primer.rs/sr/deep/z.html"]
+    points = {"M01.L01": 2, "M01.L02": 1, "M01.L03": 0, "M03.L01": 2, "M03.L02": 1, "M03.L03": 0}
+    for weights, best in [({"M01": 4, "M03": 1}, "http://www.primer.rs/sr/deep/z.html"),
+                          ({"M01": 1, "M03": 10}, "http://www.primer.rs/en/x.html")]:
+        Crawl.objects.all().delete()
+        crawl, ids = crawl_with_targets(urls, config={"modules": {"M01": {}, "M03": {}},
+                                                      "priority": {"module_weights": weights}})
+        place_targets(crawl.pk, ids)
+        placed = placements_of(ids)
+        assert placed[(urls[0], "M03")] == ("M03.L02", "gdtop_child_leaf")
+        assert placed[(urls[2], "M01")] == ("M01.L01", "needle_sr")
+        priority = dict(Target.objects.filter(crawl=crawl).values_list("url", "priority"))
+        assert max(priority, key=priority.get) == best
+        for url in urls:
+            layer_sum = sum(points[layer] * weights[module] for (u, module), (layer, _) in placed.items() if u == url)
+            assert abs(priority[url] - layer_sum) < 2e-3, "layer points dominate; depth and rank break ties"
+
+
+def test_m03_state_is_persisted_between_two_steps():
+    # Step 1: root has no leaf -> redistribution writes GB (see test_structure_module); step 2
+    # must read that GB back from the database, so /sr/ becomes GDtop and its leaves Primary.
+    crawl, first = crawl_with_targets([f"http://www.primer.rs{p}" for p in
+                                       ("/sr/a.html", "/sr/b.html", "/sr/c/d.html", "/en/e.html")])
+    place_targets(crawl.pk, first)
+    row = SiteStructure.objects.get(crawl=crawl, site__name="primer.rs")
+    assert row.state["gb"] == {"/": -4.0, "/en/": 2.0, "/sr/": 2.0} and row.iterations == 1
+    assert placements_of(first)[("http://www.primer.rs/sr/a.html", "M03")] == ("M03.L02", "gdtop_child_leaf")
+    second = add_targets(crawl, [Candidate(f"http://www.primer.rs{p}") for p in
+                                 ("/sr/f.html", "/sr/g.html", "/sr/c/h.html", "/en/i.html")], origin="forward").new_ids
+    place_targets(crawl.pk, second)
+    assert placements_of(second)[("http://www.primer.rs/sr/f.html", "M03")] == ("M03.L01", "gdtop_leaf")
+    row.refresh_from_db()
+    assert row.iterations == 2
+
+
+def test_crawled_pages_go_into_gc_once():
+    from django.utils import timezone
+
+    from crawlweb.models import Host, Page
+
+    crawl, _ = crawl_with_targets(["http://www.primer.rs/sr/a.html"])
+    site, host = Site.objects.get(name="primer.rs"), Host.objects.get(name="www.primer.rs")
+    page = Page.objects.create(crawl=crawl, site=site, host=host, url="http://www.primer.rs/sr/vesti/x.html",
+                               final_url="http://www.primer.rs/sr/vesti/x.html", status_code=200,
+                               fetched_at=timezone.now(), md5="0" * 32)
+    assert record_crawled(crawl.pk, [page.pk]) == 1
+    record_crawled(crawl.pk, [page.pk])
+    state = SiteStructureState.from_dict(SiteStructure.objects.get(crawl=crawl, site=site).state)
+    assert state.gc == {"/": 3, "/sr/": 3, "/sr/vesti/": 3}  # 2 initially, +1 for the one unique URL
+
+
+def test_running_place_targets_twice_changes_nothing():
+    crawl, ids = crawl_with_targets([f"http://www.primer.rs{p}" for p in
+                                     ("/sr/a.html", "/sr/b.html", "/sr/c/d.html", "/en/e.html", "/uredjaj.html")])
+
+    def snapshot():
+        return (sorted(LayerPlacement.objects.values_list("target_id", "module", "layer_id", "rule", "evidence",
+                                                          "rank", "placed_at")),
+                sorted(Target.objects.values_list("id", "priority")),
+                list(SiteStructure.objects.values_list("state", "iterations", "updated_at")))
+
+    assert place_targets(crawl.pk, ids) == 5
+    once = snapshot()
+    assert place_targets(crawl.pk, ids) == 0
+    assert snapshot() == once
+
+
+def test_a_job_for_a_deleted_crawl_or_unknown_targets_does_nothing():
+    assert place_targets(987654, [1, 2]) == 0
+    crawl, _ = crawl_with_targets([])
+    assert place_targets(crawl.pk, [987654]) == 0
+    assert Crawl.objects.get(pk=crawl.pk).last_error == ""
+
+
+def test_layers_dominate_then_depth_then_structure_rank():
+    from frontier.layers.base import Placement
+    from frontier.placement import layered_priority
+    from frontier.priority import PriorityConfig
+
+    config = PriorityConfig.from_dict({})
+
+    def placed(m01_layer, m03_layer, rank):
+        return {"M01": Placement(1, "M01", f"M01.L0{m01_layer}", m01_layer, "r", {}),
+                "M03": Placement(1, "M03", f"M03.L0{m03_layer}", m03_layer, "r", {}, rank)}
+
+    deep_primary = layered_priority(placed(1, 3, -50.0), 100, config)
+    shallow_secondary = layered_priority(placed(2, 3, 50.0), 0, config)
+    assert deep_primary > shallow_secondary, "one layer step outweighs any depth and rank"
+    assert layered_priority(placed(1, 1, -50.0), 2, config) > layered_priority(placed(1, 1, 50.0), 3, config)
+    assert layered_priority(placed(1, 1, 5.0), 2, config) > layered_priority(placed(1, 1, 1.0), 2, config)
