@@ -1,6 +1,11 @@
 """Benchmark: parallel page pairing (Pupsniffer methods) on real sites + mining speed.
 
-    .venv/bin/python bench/pairs.py [--quick] [--truth FILE --pages FILE]
+    .venv/bin/python bench/pairs.py [--quick] [--testweb] [--truth FILE --pages FILE]
+
+0. With --testweb: crawl the generated test web with the project itself (embedded SQLite in a
+   temporary VAR_DIR, synchronous jobs, follow-up scoring) and print per-method precision/recall
+   against truth()["sites"][i]["parallel_pairs"], site credibility precision at K and the top
+   patterns (bench/pairs_testweb.py).  The RESULT line's pair figures are then the test web's.
 
 1. Pair precision/recall of each method and of all together, on the 8 real sites
    in /work/shared/data/real-sites (never tuned on).  Page languages there come
@@ -20,7 +25,8 @@ Hooks for other data (``--truth FILE --pages FILE``):
   --truth: {"sites": [{"host": "…", "parallel_pairs": [[url_a, url_b], …]}]} (truth.json format;
       pairs are compared unordered).  A guessed deep URL "exists" when it is a page in --pages.
 Last line: RESULT pair_precision=<float> pair_recall=<float> mining_100k_s=<float>
-(pairs: all methods together, one-to-one, after the Def. 9 + content + STRAND filter).
+(pairs: all methods together, one-to-one, after the filter; from the test web crawl with --testweb,
+else from the real sites).
 Timings are wall clock on a shared machine; the CPU column shows the process's own time.
 """
 from __future__ import annotations
@@ -236,6 +242,8 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="skip the stand-in-only run (finishes < 60 s)")
     parser.add_argument("--truth", help="truth file (truth.json format); needs --pages")
     parser.add_argument("--pages", help="pages file (JSON Lines, see the module doc); needs --truth")
+    parser.add_argument("--testweb", action="store_true",
+                        help="also crawl the generated test web; RESULT pairs come from that crawl")
     args = parser.parse_args(argv)
     if bool(args.truth) != bool(args.pages):
         parser.error("--truth and --pages go together")
@@ -247,6 +255,10 @@ def main(argv=None) -> None:
               "      given right languages; the stand-in-only row shows what a weak identifier leaves.")
         if not args.quick:
             evaluate(*real_inputs(False), label="real sites, languages = stand-in only")
+    if args.testweb:
+        from bench.pairs_testweb import run as run_testweb
+
+        precision, recall = run_testweb(args.quick)
     mining_100k = mining_speed()
     print(f"RESULT pair_precision={precision:.4f} pair_recall={recall:.4f} mining_100k_s={mining_100k:.3f}")
 

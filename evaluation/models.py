@@ -1,1 +1,214 @@
-# Models for pairing patterns, candidate pairs and judgments arrive with their issues.
+"""Parallel page pairs found in a crawl (Pupsniffer): patterns, site credibility, candidate pairs.
+
+Orientation: a crawl pairs ``crawl.source_language`` (default "sr") with ``crawl.target_language``
+(default "en").  The pure library (evaluation/pairing) is called with
+``languages=(source_language, target_language)``, so everywhere in these tables the left side is
+the source language: a pattern ⟨t, t′⟩ has t = source-language unit (⟨sr, en⟩, ⟨srpski, english⟩,
+⟨sr, ε⟩ for about-sr.html ↔ about.html) and CandidatePair.source_* is the source-language page.
+(The issue writes the same patterns the other way round, ⟨en, sr⟩; Def. 1–5 are symmetric.)
+
+Everything here is recomputed by the "score" jobs (evaluation/jobs.py) and safe to rebuild.
+"""
+from django.db import models
+from django.db.models import Q
+
+
+class UrlPattern(models.Model):
+    """A pairing pattern k = ⟨t, t′⟩ of one site (Def. 1–3), or its global row (site empty, Def. 4)."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="url_patterns")
+    site = models.ForeignKey("crawlweb.Site", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="url_patterns", help_text="Empty for the global row of a pattern.")
+    source_unit = models.CharField(max_length=200, blank=True, help_text="t: source-language unit ('' = ε).")
+    target_unit = models.CharField(max_length=200, blank=True, help_text="t′: target-language unit ('' = ε).")
+    scope = models.CharField(max_length=10, blank=True, help_text="path, file or union: where the pattern was seen most.")
+    frequency = models.PositiveIntegerField(default=0, help_text="Def. 2 p(k, w); global row: Σ p(k, wᵢ).")
+    pages_matched = models.PositiveIntegerField(default=0, help_text="N(k, w) = 2·p(k, w); global row: Σ N(k, wᵢ).")
+    site_pages = models.PositiveIntegerField(default=0, help_text="|w|; global row: N, the pages of all candidate sites.")
+    sites = models.PositiveIntegerField(default=1, help_text="Sites where the pattern occurs.")
+    local_credibility = models.FloatField(null=True, blank=True, help_text="Def. 3 C(k, w) = N(k, w)/|w|.")
+    global_credibility = models.FloatField(null=True, blank=True,
+                                           help_text="Def. 4 C(k) = Σ (N(k,wᵢ)/N)·C(k,wᵢ) (normalized).")
+    global_credibility_unnormalized = models.FloatField(
+        null=True, blank=True, help_text="Σ N(k,wᵢ)·C(k,wᵢ): the scale of the method's θ = 500.")
+    examples = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-global_credibility_unnormalized", "-local_credibility", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["crawl", "site", "source_unit", "target_unit"],
+                                    condition=Q(site__isnull=False), name="urlpattern_unique_per_site"),
+            models.UniqueConstraint(fields=["crawl", "source_unit", "target_unit"],
+                                    condition=Q(site__isnull=True), name="urlpattern_unique_global"),
+        ]
+        indexes = [models.Index(fields=["crawl", "site"], name="urlpattern_by_site")]
+
+    @property
+    def label(self) -> str:
+        return f"⟨{self.source_unit or 'ε'}, {self.target_unit or 'ε'}⟩"
+
+    def __str__(self):
+        return self.label
+
+
+class SiteCredibility(models.Model):
+    """Def. 5 C(w) = max_k C(k, w) of a site, and the discovery measures once computed (Def. 6–8)."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="site_credibilities")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="credibilities")
+    pages = models.PositiveIntegerField(default=0, help_text="|w|: pages of the site (all its hosts).")
+    source_pages = models.PositiveIntegerField(default=0)
+    target_pages = models.PositiveIntegerField(default=0)
+    credibility = models.FloatField(default=0.0, db_index=True)
+    best_source_unit = models.CharField(max_length=200, blank=True)
+    best_target_unit = models.CharField(max_length=200, blank=True)
+    has_best_pattern = models.BooleanField(default=False)
+    domain = models.CharField(max_length=255, blank=True, help_text="Public suffix for domain rescue (gov.rs, rs).")
+    linkout = models.FloatField(null=True, blank=True, help_text="Def. 6 Linkout(w), links to other seed sites.")
+    pagerank = models.FloatField(null=True, blank=True, help_text="Def. 7 PR(w) in the seed sites' graph.")
+    wpr = models.FloatField(null=True, blank=True, help_text="Def. 8 WPR(w) = C(w)·PR(w).")
+    scored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-credibility", "site_id"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "site"], name="sitecredibility_unique")]
+
+    @property
+    def best_pattern(self) -> str:
+        if not self.has_best_pattern:
+            return ""
+        return f"⟨{self.best_source_unit or 'ε'}, {self.best_target_unit or 'ε'}⟩"
+
+    def __str__(self):
+        return f"{self.site} C(w)={self.credibility:.3f}"
+
+
+class CandidatePair(models.Model):
+    """Two pages proposed as translations, by which method(s), and the filter's verdict (Def. 9 + content)."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="candidate_pairs")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="candidate_pairs")
+    source_url = models.CharField(max_length=2000)
+    target_url = models.CharField(max_length=2000)
+    source_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    target_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    method = models.CharField(max_length=20, db_index=True,
+                              help_text="local, rescue_global, rescue_domain, deep or hreflang (best one).")
+    methods = models.JSONField(default=list, blank=True, help_text="Every method that proposed the pair.")
+    pattern_source_unit = models.CharField(max_length=200, blank=True)
+    pattern_target_unit = models.CharField(max_length=200, blank=True)
+    has_pattern = models.BooleanField(default=False)
+    score = models.FloatField(default=0.0, help_text="Credibility of the proposing pattern or declaration.")
+    evidence = models.CharField(max_length=500, blank=True)
+    similarity = models.FloatField(null=True, blank=True, help_text="Def. 9 Sim = α·Sim_Same + (1−α)·Sim_Pattern.")
+    sim_same = models.FloatField(null=True, blank=True)
+    sim_pattern = models.FloatField(null=True, blank=True)
+    scores = models.JSONField(default=dict, blank=True)
+    kept = models.BooleanField(default=False, db_index=True)
+    reason = models.CharField(max_length=300, blank=True, help_text="Why the filter kept or removed it.")
+    source_language = models.CharField(max_length=16, blank=True)
+    target_language = models.CharField(max_length=16, blank=True)
+    languages_confirmed = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["site_id", "method", "source_url"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "source_url", "target_url"],
+                                               name="candidatepair_unique")]
+        indexes = [models.Index(fields=["crawl", "site", "method"], name="candidatepair_by_method")]
+
+    @property
+    def pattern_label(self) -> str:
+        if not self.has_pattern:
+            return ""
+        return f"⟨{self.pattern_source_unit or 'ε'}, {self.pattern_target_unit or 'ε'}⟩"
+
+    def __str__(self):
+        return f"{self.source_url} ↔ {self.target_url} ({self.method})"
+
+
+class ScriptVariant(models.Model):
+    """A Serbian text in Latin and in Cyrillic script: one page, never an sr–en pair."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="script_variants")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="script_variants")
+    latin_url = models.CharField(max_length=2000)
+    cyrillic_url = models.CharField(max_length=2000)
+    latin_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    cyrillic_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+")
+    evidence = models.CharField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["site_id", "latin_url"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "latin_url", "cyrillic_url"],
+                                               name="scriptvariant_unique")]
+
+    def __str__(self):
+        return f"{self.latin_url} = {self.cyrillic_url}"
+
+
+class DeepCheck(models.Model):
+    """Method "deep": one guessed counterpart URL and what the polite fetcher said about it."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="deep_checks")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="deep_checks")
+    page_url = models.CharField(max_length=2000, help_text="The page that has no counterpart yet.")
+    guessed_url = models.CharField(max_length=2000)
+    source_unit = models.CharField(max_length=200, blank=True)
+    target_unit = models.CharField(max_length=200, blank=True)
+    expected_language = models.CharField(max_length=16)
+    pattern_credibility = models.FloatField(default=0.0)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    status_code = models.IntegerField(null=True, blank=True)
+    exists = models.BooleanField(null=True, help_text="Empty until checked.")
+    outcome = models.CharField(max_length=200, blank=True,
+                               help_text="stored page, HEAD status, robots refusal, error kind...")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "page_url", "guessed_url"],
+                                               name="deepcheck_unique")]
+
+    def __str__(self):
+        return f"{self.page_url} → {self.guessed_url}"
+
+
+class DiscoveredSite(models.Model):
+    """An external site linked from the crawl's sites, ranked by ΣLinkout, ΣPR and ΣWPR (Def. 6–8)."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="discovered_sites")
+    host = models.CharField(max_length=255)
+    sum_linkout = models.FloatField(default=0.0)
+    sum_pr = models.FloatField(default=0.0)
+    sum_wpr = models.FloatField(default=0.0)
+    measure = models.CharField(max_length=10, default="wpr", help_text="Measure the rank is by.")
+    rank = models.PositiveIntegerField()
+    linked_from = models.JSONField(default=list, blank=True)
+    added_as_seed = models.BooleanField(default=False)
+    iteration = models.PositiveSmallIntegerField(default=1)
+    discovered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [models.UniqueConstraint(fields=["crawl", "host"], name="discoveredsite_unique")]
+
+    def __str__(self):
+        return f"#{self.rank} {self.host}"
+
+
+class ScoreClaim(models.Model):
+    """Debounce for score_site: a site has at most one pending scoring job (claimed by a conditional update)."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="+")
+    site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="+")
+    pending = models.BooleanField(default=True)
+    claimed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["crawl", "site"], name="scoreclaim_unique")]

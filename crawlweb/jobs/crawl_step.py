@@ -20,6 +20,7 @@ from django.utils import timezone
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.leasing import lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import record_outcome, robots_policy
@@ -88,8 +89,10 @@ def _step(crawl: Crawl) -> int:
                        _etag(lease.target), _last_modified(lease.target), warc)
         for lease in leases
     ]
+    step = StepResult(crawl.pk)
     for lease, future in zip(leases, futures):
-        record_outcome(crawl, lease, future.result(), config)
+        record_outcome(crawl, lease, future.result(), config, step)
+    run_followups(crawl, step)
     enqueue(crawl_step, crawl.pk)
     return len(leases)
 

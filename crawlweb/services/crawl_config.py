@@ -16,10 +16,14 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from crawlweb.crawler.urls import DEFAULT_SESSION_PARAMS, RuleError, UrlRules
+from frontier.strategies.settings import errors as discovery_errors
+from frontier.placement import frontier_config_errors
 
 ADDRESS_POLICIES = ("public", "loopback", "private")
 KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
-              "max_url_length", "modules", "priority"}
+              "max_url_length", "modules", "priority",
+              # discovery keys, validated by frontier/strategies/settings.py
+              "backlinks", "queue_ratio", "detector", "learning", "topic", "random_seed"}
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,8 @@ class CrawlConfig:
         params = config.get("session_params", list(DEFAULT_SESSION_PARAMS))
         if not (isinstance(params, list) and all(isinstance(p, str) for p in params)):
             errors["session_params"] = "must be a list of parameter names"
+        errors.update(discovery_errors(config))
+        errors.update(frontier_config_errors(config))  # "modules", "priority"
         if errors:
             raise ValidationError(errors)
         return cls(rules=rules, session_params=tuple(params), host_aliases=aliases,

@@ -14,7 +14,11 @@ from importlib import import_module
 log = logging.getLogger(__name__)
 
 # Dotted paths, so this module imports nothing of the apps that plug in here.
-FOLLOWUPS: list[str] = []
+FOLLOWUPS: list[str] = [
+    "frontier.discovery_followup.after_step",
+    "frontier.followup.after_step",
+    "evaluation.followup.after_step",
+]
 
 
 @dataclass

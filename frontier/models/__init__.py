@@ -1,3 +1,5 @@
 from frontier.models.targets import LayerPlacement, Target
+from frontier.models.discovery import ClassifierModel, SiteVerdict  # noqa: F401
+from frontier.models.structure import SiteStructure  # noqa: F401
 
 __all__ = ["LayerPlacement", "Target"]

@@ -1,0 +1,64 @@
+"""Jobs of the pairing method (queue "score"): module-level, ids only, safe to run twice."""
+from __future__ import annotations
+
+import logging
+
+from crawlweb.jobs.queueing import enqueue
+from crawlweb.models import Crawl
+from evaluation.services import deep as deep_service
+from evaluation.services import scoring
+from evaluation.services.config import PairsSettings
+
+log = logging.getLogger(__name__)
+
+
+def _record_error(crawl_id: int, what: str, error: Exception) -> None:
+    Crawl.objects.filter(pk=crawl_id).update(last_error=f"{what}: {type(error).__name__}: {error}"[:5000])
+
+
+def score_site(crawl_id: int, site_id: int) -> None:
+    """Re-mine one site's patterns, refresh the global credibility, re-pair the site."""
+    from evaluation.followup import release_claim
+
+    release_claim(crawl_id, site_id)  # pages stored from now on trigger a new job
+    cfg = PairsSettings.current()
+    try:
+        summary = scoring.score_site(crawl_id, site_id, cfg)
+    except Exception as error:
+        _record_error(crawl_id, f"score_site({site_id})", error)
+        raise
+    if (cfg.deep_checks and summary.site_id and deep_service.unchecked(crawl_id, summary.site_id)
+            and deep_service.frontier_done(crawl_id, summary.group_ids)):
+        enqueue(check_deep_pages, crawl_id, summary.site_id, queue_name="score")
+
+
+def score_crawl(crawl_id: int) -> None:
+    cfg = PairsSettings.current()
+    try:
+        scoring.score_crawl(crawl_id, cfg)
+    except Exception as error:
+        _record_error(crawl_id, "score_crawl", error)
+        raise
+
+
+def check_deep_pages(crawl_id: int, site_id: int) -> None:
+    """HEAD-check the site's unchecked deep-page guesses through the polite fetcher."""
+    cfg = PairsSettings.current()
+    try:
+        deep_service.check_deep_pages(crawl_id, site_id, cfg.deep_checks_per_job)
+    except Exception as error:
+        _record_error(crawl_id, f"check_deep_pages({site_id})", error)
+        raise
+
+
+def discover_sites(crawl_id: int) -> None:
+    """Rank external sites by ΣLinkout/ΣPR/ΣWPR; the top K become seed Targets."""
+    from evaluation.services import (
+        discovery as discovery_service,  # networkx: imported only when needed
+    )
+
+    try:
+        discovery_service.discover(crawl_id)
+    except Exception as error:
+        _record_error(crawl_id, "discover_sites", error)
+        raise

@@ -1,0 +1,10 @@
+"""Django side of the pairing method: read pages from the database, run evaluation/pairing, store results.
+
+- config.py     PairsSettings: the method's parameters, overridable by PAIRS_* Django settings
+- inputs.py     which pages form a site (its hosts grouped by registrable domain), PageRecord/SiteInput
+- patterns.py   store one site's patterns and C(w); recompute the global rows (Def. 4)
+- pairs.py      run the methods for one site, filter, store pairs and script variants idempotently
+- scoring.py    score one site / a whole crawl (what the jobs call)
+- deep.py       check deep-page guesses through the polite fetcher
+- discovery.py  rank external sites by ΣLinkout, ΣPR, ΣWPR and add the top K as seeds
+"""

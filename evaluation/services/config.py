@@ -1,0 +1,45 @@
+"""Parameters of the pairing method for a crawl.  Defaults are the method's values; each can be
+overridden by a Django setting named PAIRS_<FIELD> (e.g. PAIRS_DISCOVERY_TOP_K = 100)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class PairsSettings:
+    local_threshold: float = 0.1          # method "local": C(k, w) ≥ 0.1
+    min_frequency: int = 2                # our addition: a pattern seen once is no convention (1 = as published)
+    theta_unnormalized: float = 500.0     # method "rescue_global": θ on the Σ N(k,wᵢ)·C(k,wᵢ) scale
+    min_domain_credibility: float = 0.3   # method "rescue_domain": domains whose sites' mean C(w) reaches this...
+    lowered_threshold: float = 0.03       # ...get this lower local threshold
+    deep_top_n: int = 10                  # method "deep": top 10 patterns by global credibility
+    deep_max_guesses: int = 200           # guesses recorded per site and scoring run
+    deep_checks: bool = True              # enqueue check_deep_pages (HEAD requests) after scoring
+    deep_checks_per_job: int = 50
+    filter_top_n: int = 30                # Def. 9: top 30 patterns by global credibility
+    filter_scale: str = "normalized"      # C(k) scale in Sim_Pattern: normalized, unnormalized or unit
+    filter_alpha: float = 0.5
+    filter_threshold: float = 0.0         # Sim ≤ threshold is filtered out
+    length_ratio_low: float = 0.33
+    length_ratio_high: float = 3.0
+    check_structure: bool = False         # STRAND needs the HTML, which pages do not keep (only in WARC files)
+    discovery_top_k: int = 500
+    discovery_measure: str = "wpr"
+    discovery_iterations: int = 1
+    group_max_sites: int = 20             # hosts of one registrable domain form one site, unless there are more
+
+    @classmethod
+    def current(cls) -> PairsSettings:
+        values = {}
+        for f in fields(cls):
+            name = f"PAIRS_{f.name.upper()}"
+            if hasattr(settings, name):
+                values[f.name] = type(f.default)(getattr(settings, name))
+        return cls(**values)
+
+
+def crawl_languages(crawl) -> tuple[str, str]:
+    """(source, target) language of the crawl; the library is always called with this order."""
+    return (crawl.source_language or "sr", crawl.target_language or "en")

@@ -1,0 +1,118 @@
+"""Method "deep", the network half: is a guessed counterpart URL there?
+
+Each unchecked guess is checked with the crawl's polite fetcher: the host's cached robots.txt
+policy must allow it (a host whose robots.txt the crawl has not fetched yet is left for later),
+the host's politeness clock (Host.next_fetch_at) is waited for when it is near and moved on
+after the request, and the request is a HEAD (the Fetcher falls back to a short GET when the
+server does not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
+"deep"): the crawl fetches it and identifies its language like any page, and the next scoring
+of the site pairs it when the language is the expected one (pairs.confirmed_deep_pairs).
+Every check is recorded on its DeepCheck row.
+"""
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils import timezone
+
+from crawlweb.crawler.urls import InvalidURL, normalize_url
+from crawlweb.models import Crawl, Host
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.hosts import host_for
+from crawlweb.services.network import fetcher_for
+from crawlweb.services.storing import host_interval, robots_policy
+from crawlweb.services.targets import Candidate, add_targets
+from evaluation.models import CandidatePair, DeepCheck
+from frontier.models import Target
+
+MAX_WAIT_S = 5.0  # wait this long at most for a host's clock; a busier host is checked next time
+
+
+def _exists(result) -> bool:
+    """2xx at the URL itself; a redirect to the site's root is a missing page in disguise."""
+    if result.status is None or not 200 <= result.status < 300:
+        return False
+    final = urlsplit(result.final_url)
+    return not (result.redirects and final.path in ("", "/") and not final.query)
+
+
+def _wait_for_clock(host: Host) -> bool:
+    if host.next_fetch_at is None:
+        return True
+    delay = (host.next_fetch_at - timezone.now()).total_seconds()
+    if delay > MAX_WAIT_S:
+        return False
+    if delay > 0:
+        time.sleep(delay)
+    return True
+
+
+def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
+    try:
+        url = normalize_url(check.guessed_url, session_params=config.session_params, host_aliases=config.host_aliases)
+    except InvalidURL as error:
+        _record(check, exists=False, outcome=f"invalid URL: {error}"[:200])
+        return
+    target = Target.objects.filter(crawl=crawl, url=url).first()
+    if target is not None:  # the crawl fetches it (or did): no request of our own
+        exists = target.page_id is not None if target.state != Target.State.PENDING else None
+        _record(check, exists=exists, status=target.status_code, outcome=f"a Target of the crawl ({target.state})")
+        return
+    host = host_for(urlsplit(url).hostname or "")
+    policy = robots_policy(host)
+    if policy is None:
+        check.outcome = "waiting: robots.txt of the host not fetched yet"
+        check.save(update_fields=["outcome"])
+        return
+    if not policy.allows(url, settings.CRAWLER_USER_AGENT):
+        _record(check, exists=False, outcome="robots.txt disallows it")
+        return
+    if not _wait_for_clock(host):
+        check.outcome = "waiting: host politeness clock"
+        check.save(update_fields=["outcome"])
+        return
+    result = fetcher_for(config.address_policy).head(url)
+    Host.objects.filter(pk=host.pk).update(
+        next_fetch_at=timezone.now() + timedelta(seconds=host_interval(host, config)))
+    exists = _exists(result)
+    _record(check, exists=exists, status=result.status,
+            outcome=(f"HEAD {result.status}" if result.status else f"error: {result.error_kind}")[:200])
+    if exists:
+        add_targets(crawl, [Candidate(url)], origin=Target.Origin.DEEP_GUESS, config=config)
+
+
+def _record(check: DeepCheck, *, exists: bool | None, outcome: str, status: int | None = None) -> None:
+    check.exists, check.outcome, check.status_code, check.checked_at = exists, outcome, status, timezone.now()
+    check.save(update_fields=["exists", "outcome", "status_code", "checked_at"])
+
+
+def check_deep_pages(crawl_id: int, site_id: int, limit: int) -> int:
+    """Check up to ``limit`` unchecked guesses of one site; returns how many were checked."""
+    crawl = Crawl.objects.get(pk=crawl_id)
+    config = CrawlConfig.for_crawl(crawl)
+    paired = set()
+    for source, target in CandidatePair.objects.filter(crawl_id=crawl_id, site_id=site_id).values_list(
+            "source_url", "target_url"):
+        paired |= {source, target}
+    done = 0
+    for check in DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True)[:limit]:
+        if check.page_url in paired:  # guessed while its counterpart was still in the frontier
+            _record(check, exists=None, outcome="not needed: the page has a counterpart now")
+            continue
+        check_one(crawl, check, config)
+        done += check.checked_at is not None
+    return done
+
+
+def frontier_done(crawl_id: int, site_ids) -> bool:
+    """No Target of the site is waiting: a page without counterpart now has none the links lead to,
+    which is when the method's deep pages are worth a request."""
+    return not Target.objects.filter(crawl_id=crawl_id, site_id__in=site_ids,
+                                     state__in=(Target.State.PENDING, Target.State.LEASED)).exists()
+
+
+def unchecked(crawl_id: int, site_id: int) -> int:
+    return DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True).count()

@@ -1,0 +1,108 @@
+"""What the pairing library sees of a site: its pages, languages, outlinks and declarations.
+
+A Pupsniffer site is a web site, not a host: en.radio.rs and www.radio.rs are one site whose
+subdomain label is a URL unit (⟨ε, en⟩).  The crawl's Site rows are per host (without www.), so
+the Sites of one registrable domain form one pairing site, stored under a canonical Site (the
+one named like the registrable domain, else the shortest name).  A registrable domain with more
+than ``group_max_sites`` Site rows (a hosting platform whose public suffix the bundled list does
+not know) is not grouped: each Site stands alone.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from html import escape
+
+from crawlweb.models import Link, Page, Site
+from evaluation.pairing.declared import SwitchLink
+from evaluation.pairing.pipeline import SiteInput
+from evaluation.pairing.records import PageRecord
+
+SWITCHER_TEXT_MAX = 40  # a language switcher's label is short ("English", "SRP", a flag's alt)
+
+
+def crawl_sites(crawl_id: int) -> list[int]:
+    """Ids of the Sites with stored pages in the crawl."""
+    return list(Page.objects.filter(crawl_id=crawl_id).values_list("site_id", flat=True).distinct())
+
+
+def site_group(crawl_id: int, site: Site, max_sites: int) -> list[Site]:
+    """The Sites (with pages in the crawl) forming one pairing site with ``site``, canonical first."""
+    if not site.registrable_domain:
+        return [site]
+    members = list(Site.objects.filter(registrable_domain=site.registrable_domain,
+                                       pages__crawl_id=crawl_id).distinct())
+    if site not in members:
+        members.append(site)
+    if len(members) > max_sites:
+        return [site]
+    return sorted(members, key=lambda s: (s.name != s.registrable_domain, len(s.name), s.name))
+
+
+def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
+    """The canonical Site of each given Site's group."""
+    out = set()
+    for site in Site.objects.filter(pk__in=set(site_ids)):
+        out.add(site_group(crawl_id, site, max_sites)[0].pk)
+    return out
+
+
+def public_suffix(site: Site) -> str:
+    """The domain for method "rescue_domain": the registrable domain minus its first label (gov.rs, rs)."""
+    domain = site.registrable_domain or site.name
+    return domain.split(".", 1)[1] if "." in domain else domain
+
+
+@dataclass
+class LoadedSite:
+    site: Site  # canonical
+    group: list[Site]
+    pages: list[Page]
+    records: dict[str, PageRecord]  # url → record
+    page_by_url: dict[str, Page]
+    site_input: SiteInput
+    domain: str
+    languages_of: dict[str, str] = field(default_factory=dict)
+
+
+def _as_html(text: str) -> str:
+    """Pages keep their text, not their HTML: the filter's transliteration check reads this."""
+    return f"<html><body><p>{escape(text[:5000])}</p></body></html>" if text else ""
+
+
+def load_site(crawl_id: int, site: Site, max_sites: int) -> LoadedSite:
+    group = site_group(crawl_id, site, max_sites)
+    site = group[0]  # stored under the canonical Site whichever member was asked for
+    pages = list(Page.objects.filter(crawl_id=crawl_id, site__in=group, status_code__gte=200, status_code__lt=300)
+                 .only("id", "url", "final_url", "language", "script", "text", "site_id").order_by("id"))
+    page_by_url: dict[str, Page] = {}
+    for page in pages:
+        page_by_url.setdefault(page.url, page)
+    for page in pages:
+        page_by_url.setdefault(page.final_url, page)
+    outlinks: dict[int, list[str]] = defaultdict(list)
+    alternates: dict[str, dict[str, str]] = defaultdict(dict)
+    switches: list[SwitchLink] = []
+    links = Link.objects.filter(page__in=pages).values_list(
+        "page_id", "target_url", "kind", "hreflang", "anchor_text", "img_alt", "img_src", "out_of_site")
+    url_of = {p.pk: p.url for p in pages}
+    for page_id, target, kind, hreflang, anchor, alt, src, _out in links:
+        if kind == "alternate" and hreflang:
+            alternates[url_of[page_id]][hreflang] = _page_url(page_by_url, target)
+        elif kind == "a":
+            outlinks[page_id].append(target)
+            other = page_by_url.get(target)
+            if other is not None and other.url != url_of[page_id] and (len(anchor) <= SWITCHER_TEXT_MAX or alt or src):
+                switches.append(SwitchLink(url_of[page_id], other.url, anchor, src, alt, "", other.language))
+    records = {p.url: PageRecord(p.url, p.language, p.script, len(p.text), tuple(outlinks.get(p.pk, ())),
+                                 _as_html(p.text)) for p in pages}
+    domain = public_suffix(site)
+    site_input = SiteInput(site.name, list(records.values()), domain, dict(alternates), switches)
+    return LoadedSite(site, group, pages, records, page_by_url, site_input, domain,
+                      {p.url: p.language for p in pages})
+
+
+def _page_url(page_by_url: dict[str, Page], url: str) -> str:
+    """A declared URL as the page it reached (the stored page's first URL), so declarations meet pages."""
+    page = page_by_url.get(url)
+    return page.url if page is not None else url

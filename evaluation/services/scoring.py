@@ -1,0 +1,115 @@
+"""Scoring: a site's patterns, the global credibility, then the site's pairs.
+
+``score_site`` is incremental: it mines only its own site (a new page updates only its site's
+patterns), re-aggregates the global rows from stored numbers, and re-pairs its site.  Other
+sites see the new global credibility (rescue_global, deep, Def. 9) the next time they are
+scored; ``score_crawl`` scores every site in two phases so every site sees the same globals.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from crawlweb.models import Crawl, Site
+from evaluation.models import (
+    CandidatePair,
+    DeepCheck,
+    ScriptVariant,
+    SiteCredibility,
+    UrlPattern,
+)
+from evaluation.pairing.patterns import mine_site_patterns
+from evaluation.pairing.records import check_languages
+from evaluation.services import pairs as pair_service
+from evaluation.services.config import PairsSettings, crawl_languages
+from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site
+from evaluation.services.patterns import (
+    refresh_global_patterns,
+    store_site_patterns,
+    stored_conventions,
+    stored_domain_credibility,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ScoreSummary:
+    sites: int = 0
+    pages: int = 0
+    by_method: dict[str, int] = field(default_factory=dict)  # pairs proposed, by best method
+    kept_by_method: dict[str, int] = field(default_factory=dict)
+    script_variants: int = 0
+    site_id: int | None = None  # score_site: the canonical Site scored, and its group's Site ids
+    group_ids: list[int] = field(default_factory=list)
+
+    def add(self, judged, variants) -> None:
+        for cand, verdict in judged:
+            self.by_method[cand.method] = self.by_method.get(cand.method, 0) + 1
+            if verdict is not None and verdict.keep:
+                self.kept_by_method[cand.method] = self.kept_by_method.get(cand.method, 0) + 1
+        self.script_variants += len(variants)
+
+
+def _retire(crawl_id: int, members) -> None:
+    """Rows stored under a Site that is now a non-canonical member of a group (en.x.rs scored
+    before www.x.rs was crawled) are the group's rows now: drop them, the group rescores."""
+    ids = [s.pk for s in members]
+    if ids:
+        for model in (UrlPattern, SiteCredibility, CandidatePair, ScriptVariant, DeepCheck):
+            model.objects.filter(crawl_id=crawl_id, site_id__in=ids).delete()
+
+
+def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+    loaded = load_site(crawl_id, site, cfg.group_max_sites)
+    _retire(crawl_id, loaded.group[1:])
+    if not loaded.pages:
+        return loaded, None
+    mined = mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
+                               languages=languages)
+    store_site_patterns(crawl_id, loaded, mined, languages)
+    return loaded, mined
+
+
+def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages, summary: ScoreSummary):
+    conventions = stored_conventions(crawl_id, cfg.min_frequency)
+    proposals = pair_service.propose(loaded, mined, global_patterns, domains, cfg, languages, conventions)
+    deep = pair_service.confirmed_deep_pairs(crawl_id, loaded, proposals, languages)
+    judged = pair_service.judge(loaded, proposals, deep, global_patterns, cfg, languages)
+    pair_service.store_pairs(crawl_id, loaded, judged, proposals.variants, languages)
+    summary.sites += 1
+    summary.pages += len(loaded.pages)
+    summary.add(judged, proposals.variants)
+
+
+def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) -> ScoreSummary:
+    cfg = cfg or PairsSettings.current()
+    crawl = Crawl.objects.get(pk=crawl_id)
+    languages = check_languages(crawl_languages(crawl))
+    summary = ScoreSummary()
+    site = Site.objects.get(pk=site_id)
+    loaded, mined = _mine(crawl_id, site, cfg, languages)
+    summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
+    if mined is None:
+        return summary
+    global_patterns = refresh_global_patterns(crawl_id)
+    _pair(crawl_id, loaded, mined, global_patterns, stored_domain_credibility(crawl_id), cfg, languages, summary)
+    return summary
+
+
+def score_crawl(crawl_id: int, cfg: PairsSettings | None = None) -> ScoreSummary:
+    """Every site: mine all (phase 1), global credibility once, then pair all (phase 2)."""
+    cfg = cfg or PairsSettings.current()
+    crawl = Crawl.objects.get(pk=crawl_id)
+    languages = check_languages(crawl_languages(crawl))
+    summary = ScoreSummary()
+    mined_sites = []
+    for site in Site.objects.filter(pk__in=canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)):
+        loaded, mined = _mine(crawl_id, site, cfg, languages)
+        if mined is not None:
+            mined_sites.append((loaded, mined))
+    global_patterns = refresh_global_patterns(crawl_id)
+    domains = stored_domain_credibility(crawl_id)
+    for loaded, mined in mined_sites:
+        _pair(crawl_id, loaded, mined, global_patterns, domains, cfg, languages, summary)
+    return summary

@@ -1,0 +1,84 @@
+"""Pages of the pairing results of a crawl: patterns, pairs, site credibility, discovered sites."""
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from crawlweb.jobs.queueing import enqueue
+from crawlweb.models import Crawl
+from evaluation import jobs
+from evaluation.models import (
+    CandidatePair,
+    DiscoveredSite,
+    ScriptVariant,
+    SiteCredibility,
+    UrlPattern,
+)
+from evaluation.services.pairs import METHODS
+
+PAGE_SIZE = 100
+
+
+def _page(request, queryset):
+    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+@staff_member_required
+def overview(request, crawl_id):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    pairs = CandidatePair.objects.filter(crawl=crawl)
+    by_method = pairs.values("method").annotate(n=Count("id"), kept=Count("id", filter=Q(kept=True))).order_by("method")
+    context = {"crawl": crawl, "by_method": by_method, "variants": ScriptVariant.objects.filter(crawl=crawl).count(),
+               "patterns": UrlPattern.objects.filter(crawl=crawl, site__isnull=True)[:10],
+               "sites": SiteCredibility.objects.filter(crawl=crawl).select_related("site")[:10]}
+    return render(request, "evaluation/overview.html", context)
+
+
+@staff_member_required
+def patterns(request, crawl_id):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    rows = UrlPattern.objects.filter(crawl=crawl, site__isnull=True).order_by("-global_credibility_unnormalized", "id")
+    return render(request, "evaluation/patterns.html", {"crawl": crawl, "page": _page(request, rows)})
+
+
+@staff_member_required
+def pairs(request, crawl_id):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    rows = CandidatePair.objects.filter(crawl=crawl).select_related("site").order_by("site__name", "method", "source_url")
+    method, site = request.GET.get("method", ""), request.GET.get("site", "")
+    if method:
+        rows = rows.filter(method=method)
+    if site:
+        rows = rows.filter(site__name=site)
+    context = {"crawl": crawl, "page": _page(request, rows), "methods": METHODS, "method": method, "site": site,
+               "variants": ScriptVariant.objects.filter(crawl=crawl).select_related("site")[:200]}
+    return render(request, "evaluation/pairs.html", context)
+
+
+@staff_member_required
+def sites(request, crawl_id):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    rows = SiteCredibility.objects.filter(crawl=crawl).select_related("site").order_by("-credibility", "site__name")
+    return render(request, "evaluation/sites.html", {"crawl": crawl, "page": _page(request, rows)})
+
+
+@staff_member_required
+def discovered(request, crawl_id):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    rows = DiscoveredSite.objects.filter(crawl=crawl).order_by("rank")
+    return render(request, "evaluation/discovered.html", {"crawl": crawl, "page": _page(request, rows)})
+
+
+@staff_member_required
+@require_POST
+def run(request, crawl_id, action):
+    crawl = get_object_or_404(Crawl, pk=crawl_id)
+    job = {"score": jobs.score_crawl, "discover": jobs.discover_sites}.get(action)
+    if job is None:
+        messages.error(request, f"Unknown action {action!r}.")
+    else:
+        enqueue(job, crawl.pk, queue_name="score")
+        messages.success(request, f"{action.capitalize()} queued for crawl {crawl}.")
+    return redirect("evaluation:overview", crawl_id=crawl.pk)

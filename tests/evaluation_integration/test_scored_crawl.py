@@ -1,0 +1,173 @@
+"""What a user finds after crawling five test-web sites: patterns, credibility, pairs, variants, checks.
+
+All tests read one crawl (conftest.crawled), scored by the follow-up jobs while it ran.
+"""
+import json
+
+import pytest
+from django.core.management import call_command
+
+from crawlweb.crawler.urls import normalize_url
+from crawlweb.models import Crawl, Page
+from evaluation.models import (
+    CandidatePair,
+    DeepCheck,
+    DiscoveredSite,
+    ScriptVariant,
+    SiteCredibility,
+    UrlPattern,
+)
+from evaluation.services import scoring
+from frontier.models import Target
+from tests.evaluation_integration.helpers import site_name_of, truth_pairs
+
+pytestmark = pytest.mark.django_db
+
+
+def _site(crawled, kind, layout):
+    return next(s for s in crawled.sites if s["kind"] == kind and s["layout"] == layout)
+
+
+def test_each_site_has_its_url_convention_as_best_pattern(crawled):
+    best = {c.site.name: c.best_pattern for c in SiteCredibility.objects.filter(crawl_id=crawled.crawl_id)}
+    assert best[site_name_of(_site(crawled, "bilingual-sr-en", "dirs"))] == "⟨srpski, english⟩"
+    assert best[site_name_of(_site(crawled, "bilingual-sr-en", "subdomain"))] == "⟨ε, en⟩", "www.x.rs ↔ en.x.rs"
+    assert best[site_name_of(_site(crawled, "bilingual-sr-en", "suffix-dot"))] == "⟨sr, en⟩"
+    assert best[site_name_of(_site(crawled, "bilingual-sr-en", "query"))] == "⟨sr, en⟩"
+    assert best[site_name_of(_site(crawled, "sr-cyrl-latn", "dirs"))] == "", "no sr–en pattern on an sr-only site"
+    assert len(best) == len(crawled.sites), "www.x.rs and en.x.rs are one site, stored once"
+
+
+def test_stored_credibilities_follow_def_3_4_and_5_from_the_stored_counts(crawled):
+    credibilities = list(SiteCredibility.objects.filter(crawl_id=crawled.crawl_id).select_related("site"))
+    for credibility in credibilities:
+        stored = Page.objects.filter(crawl_id=crawled.crawl_id, site__registrable_domain=credibility.site.name,
+                                     status_code=200).count()
+        assert credibility.pages == stored, "|w| counts the pages of every host of the site"
+        rows = UrlPattern.objects.filter(crawl_id=crawled.crawl_id, site=credibility.site)
+        for row in rows:  # Def. 3: C(k, w) = N(k, w)/|w| with N = 2·p
+            assert row.pages_matched == 2 * row.frequency
+            assert row.local_credibility == pytest.approx(2 * row.frequency / stored)
+        assert credibility.credibility == pytest.approx(max((r.local_credibility for r in rows), default=0.0))
+    total = sum(c.pages for c in credibilities)
+    globals_ = UrlPattern.objects.filter(crawl_id=crawled.crawl_id, site__isnull=True)
+    assert globals_.exists()
+    for glob in globals_:  # Def. 4
+        per_site = UrlPattern.objects.filter(crawl_id=crawled.crawl_id, site__isnull=False,
+                                             source_unit=glob.source_unit, target_unit=glob.target_unit)
+        weighted = sum(r.pages_matched * r.local_credibility for r in per_site)
+        assert glob.global_credibility_unnormalized == pytest.approx(weighted)
+        assert glob.global_credibility == pytest.approx(weighted / total)
+        assert (glob.sites, glob.site_pages) == (per_site.count(), total)
+    top = globals_.order_by("-global_credibility_unnormalized").first()
+    assert top.label == "⟨sr, en⟩" and top.sites == 2
+
+
+def test_kept_pairs_are_each_sites_true_pairs_tagged_by_the_methods_that_found_them(crawled):
+    for site in crawled.sites[:4]:
+        pairs = CandidatePair.objects.filter(crawl_id=crawled.crawl_id, site__name=site_name_of(site))
+        kept = pairs.filter(kept=True)
+        assert {frozenset((p.source_url, p.target_url)) for p in kept} == truth_pairs(site), site["host"]
+        for pair in kept:
+            assert "local" in pair.methods, "a site with a URL convention pairs its pages by pattern"
+            assert pair.has_pattern or pair.method == "hreflang"
+            assert (pair.source_language, pair.target_language) == ("sr", "en") and pair.languages_confirmed
+            assert pair.similarity > 0
+        if site["hreflang"]:
+            assert all("hreflang" in p.methods for p in kept), "declared alternates are a method of their own"
+        assert all(p.reason for p in pairs), "every verdict says why"
+        half = {frozenset(normalize_url(u) for u in p) for p in site["half_translated_pairs"]}
+        assert not half & {frozenset((p.source_url, p.target_url)) for p in kept}
+
+
+def test_cyrillic_and_latin_pages_of_one_text_are_script_variants_never_pairs(crawled):
+    site = _site(crawled, "sr-cyrl-latn", "dirs")
+    truth = {frozenset(normalize_url(u) for u in p) for p in site["other_language_pairs"]}
+    variants = {frozenset((v.latin_url, v.cyrillic_url))
+                for v in ScriptVariant.objects.filter(crawl_id=crawled.crawl_id, site__name=site_name_of(site))}
+    assert variants == truth
+    assert not CandidatePair.objects.filter(crawl_id=crawled.crawl_id, site__name=site_name_of(site)).exists()
+    serbian_both = [p for p in CandidatePair.objects.filter(crawl_id=crawled.crawl_id)
+                    if p.source_language == p.target_language == "sr"]
+    assert not serbian_both
+
+
+def test_the_filter_stores_why_it_removed_a_pair(crawled):
+    site = _site(crawled, "bilingual-sr-en", "suffix-dot")
+    pair = CandidatePair.objects.filter(crawl_id=crawled.crawl_id, site__name=site_name_of(site), kept=True).first()
+    Page.objects.filter(pk=pair.target_page_id).update(text="Contact")  # the English page lost its body
+    scoring.score_site(crawled.crawl_id, pair.site_id)
+    pair.refresh_from_db()
+    assert not pair.kept
+    assert pair.reason.startswith("text-length ratio") and pair.scores["length_ratio"] < 0.33
+
+
+def test_rescoring_twice_duplicates_nothing(crawled):
+    def snapshot():
+        return (sorted(CandidatePair.objects.filter(crawl_id=crawled.crawl_id).values_list("pk", "kept", "method")),
+                UrlPattern.objects.filter(crawl_id=crawled.crawl_id).count(),
+                sorted(ScriptVariant.objects.filter(crawl_id=crawled.crawl_id).values_list("pk", flat=True)),
+                SiteCredibility.objects.filter(crawl_id=crawled.crawl_id).count(),
+                DeepCheck.objects.filter(crawl_id=crawled.crawl_id).count())
+
+    scoring.score_crawl(crawled.crawl_id)
+    first = snapshot()
+    scoring.score_crawl(crawled.crawl_id)
+    assert snapshot() == first
+    assert first[3] == len(crawled.sites)
+
+
+def test_deep_guesses_are_checked_through_the_polite_fetcher_and_recorded(crawled):
+    checks = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, checked_at__isnull=False)
+    assert checks.exists()
+    heads = {(r.method, r.url) for r in crawled.requests}
+    for check in checks.filter(outcome__startswith="HEAD"):
+        assert ("HEAD", check.guessed_url) in heads
+        assert check.exists == (200 <= check.status_code < 300)
+    orphans = {normalize_url(u) for s in crawled.sites[:4] for u in s["orphan_pages"]}
+    assert orphans & set(checks.values_list("page_url", flat=True)), "pages without counterpart get guesses"
+    assert not checks.filter(exists=True, page_url__in=orphans).exists(), "an orphan's counterpart does not exist"
+
+
+def test_discovery_ranks_linked_sites_by_the_three_measures_and_seeds_the_top_k(crawled, settings):
+    settings.PAIRS_DISCOVERY_TOP_K = 2
+    Crawl.objects.filter(pk=crawled.crawl_id).update(config={})  # the test crawl's url_rules would refuse them
+    call_command("pairs", "discover", str(crawled.crawl_id))
+    rows = list(DiscoveredSite.objects.filter(crawl_id=crawled.crawl_id).order_by("rank"))
+    assert rows, "the partner pages link to other sites"
+    assert [r.sum_wpr for r in rows] == sorted((r.sum_wpr for r in rows), reverse=True)
+    assert all(r.sum_linkout >= 0 and r.sum_pr > 0 for r in rows)
+    seeded = [r for r in rows if r.added_as_seed]
+    assert [r.rank for r in seeded] == [1, 2][:len(rows)]
+    for row in seeded:
+        assert Target.objects.filter(crawl_id=crawled.crawl_id, origin=Target.Origin.SEED,
+                                     url__contains=row.host).exists()
+
+
+def test_pages_of_the_results_render_for_staff(crawled, client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("staff", password="x", is_staff=True))
+    for name in ("overview", "patterns", "pairs", "sites", "discovered"):
+        response = client.get(f"/pairs/crawls/{crawled.crawl_id}/{'' if name == 'overview' else name + '/'}")
+        assert response.status_code == 200, name
+    pairs_page = client.get(f"/pairs/crawls/{crawled.crawl_id}/pairs/?method=hreflang").content.decode()
+    assert "⟨ε, en⟩" in pairs_page or "hreflang" in pairs_page
+    patterns_page = client.get(f"/pairs/crawls/{crawled.crawl_id}/patterns/").content.decode()
+    assert "⟨sr, en⟩" in patterns_page
+    client.logout()
+    assert client.get(f"/pairs/crawls/{crawled.crawl_id}/").status_code == 302, "staff only"
+
+
+def test_the_score_command_prints_a_summary_per_method(crawled, capsys):
+    call_command("pairs", "score", str(crawled.crawl_id))
+    lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[2:] if line.strip()}
+    kept = CandidatePair.objects.filter(crawl_id=crawled.crawl_id, kept=True)
+    assert int(lines["all"][1]) == kept.count()
+    assert int(lines["hreflang"][1]) == kept.filter(method="hreflang").count() > 0
+
+
+def test_export_writes_the_kept_pairs(crawled, tmp_path):
+    out = tmp_path / "pairs.jsonl"
+    call_command("pairs", "export", str(crawled.crawl_id), "--format", "jsonl", "--output", str(out))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == CandidatePair.objects.filter(crawl_id=crawled.crawl_id, kept=True).count() > 0
+    assert set(rows[0]) == {"source_url", "target_url", "method", "similarity"}
