@@ -79,7 +79,7 @@ RQ_QUEUES = {
     for name in ("crawl", "score", "train")
 }
 # Enqueue right away rather than on commit: job helpers already call on_commit themselves.
-RQ = {"COMMIT_MODE": "auto"}
+RQ = {"COMMIT_MODE": "auto", "WORKER_CLASS": "crawlweb.jobs.worker.CrawlWorker"}
 
 # --- Crawler.
 CRAWLER_USER_AGENT = env_str(

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from rq import get_current_job
+from django.db import OperationalError
 from django.db.models import Q
 from django.utils import timezone
 
@@ -56,10 +57,27 @@ def crawl_step(crawl_id: int) -> int:
         return 0
     try:
         leased = _step(crawl)
+    except OperationalError as error:
+        if not is_transient_database_error(error):
+            raise
+        # PostgreSQL broke a deadlock with another job (e.g. priority updates) or SQLite stayed
+        # locked: nothing was committed by the failed transaction, so the step simply runs again.
+        log.warning("crawl %s step hit a transient database error, retrying: %s", crawl_id, error)
+        Crawl.objects.filter(pk=crawl_id).update(last_error=f"retried after: {error}"[:5000])
+        enqueue(crawl_step, crawl_id)
+        return 0
     except Exception as error:
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
         raise
     return leased
+
+
+TRANSIENT_DATABASE_ERRORS = ("deadlock detected", "could not serialize access", "database is locked")
+
+
+def is_transient_database_error(error: Exception) -> bool:
+    message = str(error).lower()
+    return any(marker in message for marker in TRANSIENT_DATABASE_ERRORS)
 
 
 def _step(crawl: Crawl) -> int:

@@ -62,22 +62,24 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         )
         for host in hosts:
             target = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=host.pk)
-                      .order_by("-priority", "id").first())
-            if target is None:
-                continue
-            Target.objects.filter(pk=target.pk).update(
-                state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires,
-                attempts=F("attempts") + 1)
-            Host.objects.filter(pk=host.pk).update(busy_until=expires, last_served_at=now)
-            target.refresh_from_db()
-            leases.append(Lease(target=target, host=host))
+                      .select_related("page").order_by("-priority", "id").first())
+            if target is not None:
+                leases.append(Lease(target=target, host=host))
+        # Two statements for the whole batch, written before the host locks are released.
+        Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
+            state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)
+        Host.objects.filter(pk__in=[lease.host.pk for lease in leases]).update(busy_until=expires,
+                                                                               last_served_at=now)
+    for lease in leases:  # the rows as written above, without reading them back
+        lease.target.state, lease.target.lease_owner = Target.State.LEASED, owner
+        lease.target.lease_expires_at, lease.target.attempts = expires, lease.target.attempts + 1
     return leases
 
 
-def release_host(host_id: int, interval: float) -> None:
-    """The request is over: free the host and start its politeness clock from now."""
-    now = timezone.now()
-    Host.objects.filter(pk=host_id).update(busy_until=None, next_fetch_at=now + timedelta(seconds=interval))
+def release_host(host_id: int, interval: float, request_ended: datetime | None = None) -> None:
+    """The request is over: free the host; its politeness clock runs from the request's end."""
+    ended = request_ended or timezone.now()
+    Host.objects.filter(pk=host_id).update(busy_until=None, next_fetch_at=ended + timedelta(seconds=interval))
 
 
 def next_lease_in(crawl: Crawl) -> float | None:

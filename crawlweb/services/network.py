@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,6 +33,7 @@ class NetworkOutcome:
     disallowed: bool = False
     robots_unavailable_until: float | None = None  # RFC 9309: 5xx/unreachable robots.txt, try later
     result: FetchResult | None = None
+    finished_at: float = 0.0  # when the host's request ended: its politeness interval starts here
 
 
 @lru_cache(maxsize=8)
@@ -87,6 +89,12 @@ def network_step(fetcher: Fetcher, url: str, policy: RobotsPolicy | None, etag: 
                  last_modified: str | None, warc: WarcWriter | None) -> NetworkOutcome:
     """Fetch robots.txt when the host has no fresh policy (that fetch is this slot's request),
     else the page itself when robots allows it."""
+    outcome = _network_step(fetcher, url, policy, etag, last_modified, warc)
+    outcome.finished_at = time.time()
+    return outcome
+
+
+def _network_step(fetcher, url, policy, etag, last_modified, warc) -> NetworkOutcome:
     if policy is None:
         return fetch_robots(fetcher, url)
     if not policy.allows(url, settings.CRAWLER_USER_AGENT):

@@ -86,7 +86,8 @@ def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: 
         else:
             _record_fetch(crawl, target, outcome.result, config, step)
         host.refresh_from_db(fields=["crawl_delay"])
-        release_host(host.pk, host_interval(host, config))
+        ended = datetime.fromtimestamp(outcome.finished_at, tz=dt_timezone.utc) if outcome.finished_at else None
+        release_host(host.pk, host_interval(host, config), ended)
 
 
 def _save_robots(host: Host, outcome: NetworkOutcome) -> None:
