@@ -11,7 +11,8 @@ an sr–en pair; they are recorded as script variants of one page.  Evidence:
 """
 from __future__ import annotations
 
-import difflib
+import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,14 +41,23 @@ def cyrillic_share(text: str) -> float:
     return sum("\u0400" <= c <= "\u04ff" for c in letters) / len(letters) if letters else 0.0
 
 
-def transliteration_similarity(text_a: str, text_b: str, max_chars: int = 3000) -> float:
-    """Similarity (0..1) of two texts after transliterating both to Latin, case-folded;
-    only the first ``max_chars`` characters are compared (difflib is quadratic)."""
-    a = " ".join(to_latin(text_a).casefold().split())[:max_chars]
-    b = " ".join(to_latin(text_b).casefold().split())[:max_chars]
-    if not a or not b:
-        return 0.0
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+def transliteration_similarity(text_a: str, text_b: str, max_chars: int = 20000) -> float:
+    """Similarity (0..1) of two texts after transliterating both to Latin, case-folded: the Dice
+    coefficient of their word-bigram multisets (word counts when a text has one word).
+
+    Linear in the text length: difflib's ratio, used before, is quadratic and took about 80 ms on
+    3,000 characters, once per candidate pair at every rescoring of a site."""
+    a, b = _word_grams(text_a[:max_chars]), _word_grams(text_b[:max_chars])
+    total = sum(a.values()) + sum(b.values())
+    return 2 * sum((a & b).values()) / total if total else 0.0
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _word_grams(text: str) -> Counter:
+    words = _WORD.findall(to_latin(text).casefold())
+    return Counter(zip(words, words[1:])) if len(words) > 1 else Counter(words)
 
 
 def is_script_variant_pair(lang_a: str, lang_b: str) -> bool:
