@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
@@ -12,8 +13,13 @@ class SeedFileForm(forms.Form):
     file = forms.FileField(help_text="A text file with one URL a line, or a CSV file: url[,label].")
 
 
+# A scheme-less URL typed by an operator means https (Django 6's default; said now, not warned about).
+URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
+
+
 class SeedInline(admin.TabularInline):
     model = Seed
+    formfield_overrides = URL_FIELDS
     extra = 0
     fields = ("url", "label", "created_at")
     readonly_fields = ("created_at",)
@@ -53,6 +59,7 @@ class SeedListAdmin(admin.ModelAdmin):
 
 @admin.register(Seed)
 class SeedAdmin(admin.ModelAdmin):
+    formfield_overrides = URL_FIELDS
     list_display = ("url", "label", "seed_list", "created_at")
     list_filter = ("seed_list", "label")
     search_fields = ("url", "label")

@@ -15,7 +15,7 @@ from collections import deque
 from typing import Callable
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connections, transaction
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,9 @@ class InProcessWorker:
             try:
                 _run_logged(func, args)
             finally:
-                close_old_connections()
+                # This thread's connections only: an idle worker thread should hold no connection
+                # (persistent ones would outlive the job and keep a database from being dropped).
+                connections.close_all()
                 with self._idle:
                     self._unfinished -= 1
                     self._idle.notify_all()
