@@ -7,6 +7,23 @@ from pathlib import Path
 import pytest
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# Every way jobs can run: RQ on real Redis, an in-process thread, synchronously in the caller.
+JOB_MODES = [pytest.param("rq", marks=pytest.mark.services), "thread", "sync"]
+
+
+def set_job_mode(settings, mode: str) -> str:
+    if mode == "rq":
+        settings.REDIS_URL = settings.RQ_QUEUES["crawl"]["URL"]
+    else:
+        settings.REDIS_URL = None
+        settings.JOBS_INPROCESS_MODE = mode
+    return mode
+
+
+@pytest.fixture(params=JOB_MODES)
+def job_mode(request, settings, empty_queues):
+    """Run the test once per job mode."""
+    return set_job_mode(settings, request.param)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@ import pytest
 
 from crawlweb.models import Crawl, SeedList
 
-JOB_MODES = [pytest.param("rq", marks=pytest.mark.services), "thread", "sync"]
 TESTWEB_BACKLINKS = {"providers": [{"kind": "graph"},
                                    {"kind": "http", "url_template": "http://backlinks.test/?url={url}"}],
                      "rate": 1000}
@@ -14,17 +13,6 @@ def only_discovery_followup(monkeypatch):
     from crawlweb.services import followups
 
     monkeypatch.setattr(followups, "FOLLOWUPS", ["frontier.discovery_followup.after_step"])
-
-
-@pytest.fixture(params=JOB_MODES)
-def job_mode(request, settings, empty_queues):
-    """RQ on real Redis, an in-process thread, synchronously (as tests/integration does)."""
-    if request.param == "rq":
-        settings.REDIS_URL = settings.RQ_QUEUES["crawl"]["URL"]
-    else:
-        settings.REDIS_URL = None
-        settings.JOBS_INPROCESS_MODE = request.param
-    return request.param
 
 
 @pytest.fixture

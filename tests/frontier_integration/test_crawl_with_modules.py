@@ -6,6 +6,7 @@ from crawlweb.models import Crawl, Page
 from crawlweb.services.crawl_control import start_crawl
 from frontier.layers.structure_graph import SiteStructureState, relative_part
 from frontier.models import LayerPlacement, SiteStructure, Target
+from tests.conftest import set_job_mode
 from tests.frontier_integration.helpers import LAYERED
 from tests.integration.helpers import crawl_of_test_web
 
@@ -15,12 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # Sync mode is what bench/frontier_curve.py runs; here the two modes where placement runs beside the crawl.
 @pytest.fixture(params=[pytest.param("rq", marks=pytest.mark.services), "thread"])
 def job_mode(request, settings, empty_queues):
-    if request.param == "rq":
-        settings.REDIS_URL = settings.RQ_QUEUES["crawl"]["URL"]
-    else:
-        settings.REDIS_URL = None
-        settings.JOBS_INPROCESS_MODE = request.param
-    return request.param
+    return set_job_mode(settings, request.param)
 
 
 def test_a_crawl_with_modules_places_every_target_and_keeps_m03_state(job_mode, through_test_web, crawl_settings,
