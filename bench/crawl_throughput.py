@@ -10,7 +10,7 @@ without REDIS_URL: it crawls in a thread and follows until the crawl is finished
 
 Runs (politeness "off" is crawl config host_interval 0, for loopback):
   pg-1w-off    PostgreSQL+Redis, 1 worker                    (the headline pages_per_s)
-  scrapy-off   a plain Scrapy CrawlSpider (bench/scrapy_peer.py), same seeds, budget and politeness
+  scrapy-off   a plain Scrapy CrawlSpider (bench/support/scrapy_peer.py), same seeds, budget and politeness
   pg-2w-off    PostgreSQL+Redis, 2 workers
   pg-1w-on     1 worker, host_interval 1 s, in-site only on a set of hosts few enough that the
                politeness bound (hosts / interval) is the limit, not the worker
@@ -446,7 +446,7 @@ class Bench:
         # CLOSESPIDER_PAGECOUNT counts robots.txt responses too; our budget counts pages only.
         robots_allowance = len({url.split("/")[2] for url in seeds})
         log = self.tmp / f"{spec.label}.log"
-        proc = self.procs.start([PYTHON, str(ROOT / "bench" / "scrapy_peer.py"), "--seeds", str(seeds_file),
+        proc = self.procs.start([PYTHON, str(ROOT / "bench" / "support" / "scrapy_peer.py"), "--seeds", str(seeds_file),
                                  "--budget", str(budget + robots_allowance), "--delay", str(interval)]
                                 + (["--in-site-only"] if spec.polite else []),
                                 self.base_env(self.tmp / spec.label), log)

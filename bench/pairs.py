@@ -5,7 +5,7 @@
 0. Unless --no-testweb: crawl the generated test web with the project itself (embedded SQLite in
    a temporary VAR_DIR, synchronous jobs, follow-up scoring) and print per-method precision/recall
    against truth()["sites"][i]["parallel_pairs"], site credibility precision at K and the top
-   patterns (bench/pairs_testweb.py).  The RESULT line's pair figures are the test web's.
+   patterns (bench/support/pairs_testweb.py).  The RESULT line's pair figures are the test web's.
 
 1. Pair precision/recall of each method and of all together, on the 8 real sites
    in /work/shared/data/real-sites (never tuned on), twice: with the languages of truth-pair
@@ -248,7 +248,7 @@ def main(argv=None) -> None:
               "      given right languages; the identifier-only row is what the crawler itself gets.")
         evaluate(*real_inputs(False), label="real sites, languages = project's identifier only")
     if not args.no_testweb:
-        from bench.pairs_testweb import run as run_testweb
+        from bench.support.pairs_testweb import run as run_testweb
 
         precision, recall = run_testweb(args.quick)
     mining_100k = mining_speed()
