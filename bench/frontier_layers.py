@@ -24,11 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from crawlweb.devdata import shared_data_dir
 from frontier.layers.base import LAYER_NAMES, TargetInfo  # noqa: E402
 from frontier.layers.language import LanguageModule  # noqa: E402
 from frontier.layers.structure import StructureModule  # noqa: E402
 
-DATA = Path("/work/shared/data")
+DATA = shared_data_dir()
 ASCII_FOLD = str.maketrans({"č": "c", "ć": "c", "š": "s", "ž": "z", "đ": "dj"})
 WORD = re.compile(r"[^\W\d_]{2,}")
 

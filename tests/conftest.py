@@ -2,11 +2,11 @@
 that works in both modes (RQ on real Redis, or in-process)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from crawlweb.devdata import shared_data_dir
+
+SHARED_DATA = shared_data_dir()
 # Every way jobs can run: RQ on real Redis, an in-process thread, synchronously in the caller.
 JOB_MODES = [pytest.param("rq", marks=pytest.mark.services), "thread", "sync"]
 

@@ -21,11 +21,13 @@ import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from crawlweb.devdata import shared_data_dir
+
 from .catalogs import catalog_sentences, django_po_files
 from .identify import fasttext_scores, identify_language
 from .scripts import script_profile
 
-DEV_DIR = Path("/work/shared/data/lid")
+DEV_DIR = shared_data_dir() / "lid"
 SYSTEM_LOCALE_DIR = Path("/usr/share/locale")
 DJANGO_LOCALES = {"sr": "sr-Cyrl", "sr_Latn": "sr-Latn", "hr": "hr", "bs": "bs", "sl": "sl", "mk": "mk", "de": "de"}
 SYSTEM_LOCALES = {"sr": "sr-Cyrl", "sr@latin": "sr-Latn", "hr": "hr", "bs": "bs", "sl": "sl", "mk": "mk", "de": "de"}

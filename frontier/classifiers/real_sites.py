@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin
 
+from crawlweb.devdata import shared_data_dir
 from frontier.classifiers.link_features import LinkContext, extract_link_features
 from frontier.classifiers.page_links import link_contexts_from_html
 
-DEFAULT_ROOT = Path("/work/shared/data/real-sites")
+DEFAULT_ROOT = shared_data_dir() / "real-sites"
 
 
 @dataclass(frozen=True)

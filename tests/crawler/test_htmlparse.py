@@ -7,8 +7,9 @@ import pytest
 
 from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.htmlparse import extract_text_urls, parse_html
+from crawlweb.devdata import shared_data_dir
 
-REAL_SITES = Path("/work/shared/data/real-sites/hosts")
+REAL_SITES = shared_data_dir() / "real-sites" / "hosts"
 BASE = "http://www.primer.rs/sr/index.html"
 
 PAGE = """<!DOCTYPE html>

@@ -15,12 +15,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from crawlweb.devdata import shared_data_dir
 from evaluation.pairing.declared import SwitchLink
 from evaluation.pairing.pipeline import SiteInput
 from evaluation.pairing.records import PageRecord
 from evaluation.pairing.strand import visible_text
 
-REAL_SITES = Path("/work/shared/data/real-sites")
+REAL_SITES = shared_data_dir() / "real-sites"
 ONCLICK = re.compile(r"location(?:\.href)?\s*=\s*['\"]([^'\"]+)['\"]")
 
 

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import requests
 
+from crawlweb.devdata import shared_data_dir
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.real_sites import RealSites, RealSitesError
 from crawlweb.testweb.server import TestWebServer
 
-REAL_SITES = Path("/work/shared/data/real-sites")
+REAL_SITES = shared_data_dir() / "real-sites"
 pytestmark = pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"{REAL_SITES} is absent on this machine")
 
 

@@ -1,0 +1,13 @@
+"""Where the development data lives (shared/data: real LID paragraphs and real bilingual sites).
+
+It is not part of the repository: it sits beside it, as ../shared/data, or wherever
+SHARED_DATA_DIR points. Pure: no Django."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def shared_data_dir() -> Path:
+    configured = os.environ.get("SHARED_DATA_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared" / "data"
