@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime, timedelta, timezone as dt_timezone
 from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -85,7 +86,7 @@ def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: 
             _finish(target, Target.State.SKIPPED, error_kind="robots", error="disallowed by robots.txt")
         else:
             _record_fetch(crawl, target, outcome.result, config, step)
-        host.refresh_from_db(fields=["crawl_delay"])
+        # lease.host was read when leased; _save_robots updated it in place if Crawl-delay changed.
         ended = datetime.fromtimestamp(outcome.finished_at, tz=dt_timezone.utc) if outcome.finished_at else None
         release_host(host.pk, host_interval(host, config), ended)
 
@@ -137,29 +138,29 @@ def _record_fetch(crawl: Crawl, target: Target, result: FetchResult, config: Cra
             _finish(target, Target.State.FAILED, status=result.status,
                     error_kind=result.error_kind or "http_error", error=result.error or "")
         return
-    page, created, parsed = _store_page(crawl, target, result, config)
-    content_kind = classify_content(result)
+    not_html = classify_content(result)
+    page, created, parsed = _store_page(crawl, target, result, parse=not_html is None)
     _finish(target, Target.State.DONE, status=result.status, page=page,
-            error_kind=result.error_kind or content_kind or "", error=result.error or "")
+            error_kind=result.error_kind or not_html or "", error=result.error or "")
     if created:
         step.stored_page_ids.append(page.pk)
     if created and parsed is not None:
         step.new_target_ids += _store_links_and_targets(crawl, target, page, parsed, result, config)
 
 
-def _store_page(crawl: Crawl, target: Target, result: FetchResult, config: CrawlConfig):
+def _store_page(crawl: Crawl, target: Target, result: FetchResult, *, parse: bool):
     md5 = hashlib.md5(result.body).hexdigest()
     existing = Page.objects.filter(crawl=crawl, md5=md5).first()
     if existing:
         return existing, False, None
     headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
-    content_type = result.headers.get("content-type", "").split(";")[0].strip().lower()
     fields = dict(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=target.url,
-                  final_url=result.final_url[:2000], status_code=result.status, content_type=content_type[:200],
+                  final_url=result.final_url[:2000], status_code=result.status,
+                  content_type=result.content_type[:200],
                   md5=md5, size=len(result.body), truncated=result.truncated, headers=headers,
                   fetched_at=timezone.now(), modified_at=_http_date(result.headers.get("last-modified")))
     parsed = None
-    if classify_content(result) is None:  # HTML: decode, parse, identify the language
+    if parse:  # HTML (or text): decode, parse, identify the language
         text, charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
         parsed = parse_html(text, result.final_url, window_words=settings.CRAWLER_TEXT_WINDOW_WORDS)
         guess = identify_page_language(parsed, result.final_url)
@@ -180,21 +181,24 @@ def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, r
     """Store the page's links and schedule its outlinks; returns the ids of new Targets."""
     source_site = site_name(target.host.name)
     links, outs = [], []
-    for hop_from, hop_to, _status in result.redirects:
-        links.append(_link(page, hop_to, kind="redirect", source_site=source_site, config=config))
+    for _from, hop_to, _status in result.redirects:
+        made = _link(page, hop_to, kind="redirect", source_site=source_site, config=config)
+        if made is not None:
+            links.append(made[0])
     for parsed_link in parsed.links:
         text_around = " ".join(filter(None, [parsed_link.text_before, parsed_link.text_after]))
-        link = _link(page, parsed_link.url, kind=parsed_link.kind, source_site=source_site, config=config,
+        made = _link(page, parsed_link.url, kind=parsed_link.kind, source_site=source_site, config=config,
                      anchor_text=parsed_link.anchor_text or "", text_around=text_around,
                      img_alt=parsed_link.img_alt or "", img_src=parsed_link.img_src or "",
                      rel=parsed_link.rel or "", hreflang=parsed_link.hreflang or "")
-        if link is None:
+        if made is None:
             continue
+        link, target_site = made
         links.append(link)
         if parsed_link.kind in FOLLOWED_LINK_KINDS:
             candidate = Candidate(parsed_link.url, link.anchor_text, link.text_around, link.img_alt, link.img_src)
-            outs.append(LinkOut(candidate, link.out_of_site, site_name(link.target_url.split("/")[2].split(":")[0])))
-    Link.objects.bulk_create([link for link in links if link is not None], batch_size=500)
+            outs.append(LinkOut(candidate, link.out_of_site, target_site))
+    Link.objects.bulk_create(links, batch_size=500)
     if result.final_url != target.url:
         _mark_redirect_target(crawl, target, page, result, config)
     # The crawl's strategy decides which links become Targets, in which queue, at which priority.
@@ -207,16 +211,18 @@ def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, r
                                       source_site=source_site, config=config).new_ids]
 
 
-def _link(page, url_as_linked, *, kind, source_site, config, **contexts) -> Link | None:
+def _link(page, url_as_linked, *, kind, source_site, config, **contexts) -> tuple[Link, str] | None:
+    """The Link row for a URL seen on ``page`` and the site it points to; None for an invalid URL."""
     try:
         normalized = normalize_url(url_as_linked, session_params=config.session_params,
                                    host_aliases=config.host_aliases)
     except InvalidURL:
         return None
-    host = normalized.split("/")[2].split(":")[0]
-    return Link(page=page, target_url=normalized[:2000], url_as_linked=url_as_linked[:2000], kind=kind,
-                out_of_site=site_name(host) != source_site,
+    target_site = site_name(urlsplit(normalized).hostname or "")
+    link = Link(page=page, target_url=normalized[:2000], url_as_linked=url_as_linked[:2000], kind=kind,
+                out_of_site=target_site != source_site,
                 **{k: db_text(v)[:2000] if isinstance(v, str) else v for k, v in contexts.items()})
+    return link, target_site
 
 
 def _mark_redirect_target(crawl, target, page, result, config) -> None:
