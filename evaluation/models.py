@@ -12,6 +12,8 @@ Everything here is recomputed by the "score" jobs (evaluation/jobs.py) and safe 
 from django.db import models
 from django.db.models import Q
 
+from evaluation.pairing.records import pattern_label
+
 
 class UrlPattern(models.Model):
     """A pairing pattern k = ⟨t, t′⟩ of one site (Def. 1–3), or its global row (site empty, Def. 4)."""
@@ -46,7 +48,7 @@ class UrlPattern(models.Model):
 
     @property
     def label(self) -> str:
-        return f"⟨{self.source_unit or 'ε'}, {self.target_unit or 'ε'}⟩"
+        return pattern_label((self.source_unit, self.target_unit))
 
     def __str__(self):
         return self.label
@@ -76,9 +78,7 @@ class SiteCredibility(models.Model):
 
     @property
     def best_pattern(self) -> str:
-        if not self.has_best_pattern:
-            return ""
-        return f"⟨{self.best_source_unit or 'ε'}, {self.best_target_unit or 'ε'}⟩"
+        return pattern_label((self.best_source_unit, self.best_target_unit)) if self.has_best_pattern else ""
 
     def __str__(self):
         return f"{self.site} C(w)={self.credibility:.3f}"
@@ -122,9 +122,7 @@ class CandidatePair(models.Model):
 
     @property
     def pattern_label(self) -> str:
-        if not self.has_pattern:
-            return ""
-        return f"⟨{self.pattern_source_unit or 'ε'}, {self.pattern_target_unit or 'ε'}⟩"
+        return pattern_label((self.pattern_source_unit, self.pattern_target_unit)) if self.has_pattern else ""
 
     def __str__(self):
         return f"{self.source_url} ↔ {self.target_url} ({self.method})"

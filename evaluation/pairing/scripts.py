@@ -20,8 +20,7 @@ from crawlweb.language.transliterate import cyrillic_to_latin
 
 from .methods import LOCAL_THRESHOLD
 from .patterns import mine_pairs
-from .records import CandidatePair, PageRecord, base_language
-
+from .records import CandidatePair, PageRecord, base_language, pattern_label
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,7 @@ def script_variant_pairs(pages: Iterable[PageRecord], *, declared: Iterable[tupl
         for entry in sorted(patterns.values(), key=lambda e: -e.frequency):
             if entry.frequency >= min_frequency and 2 * entry.frequency / len(pages) >= threshold:
                 for pair in sorted(entry.pairs):
-                    found.setdefault(pair, ScriptVariant(*pair, f"URL pattern ⟨{entry.pattern[0] or 'ε'}, "
-                                                                f"{entry.pattern[1] or 'ε'}⟩"))
+                    found.setdefault(pair, ScriptVariant(*pair, f"URL pattern {pattern_label(entry.pattern)}"))
     for a, b in declared:
         if scripts.get(a) == "latn" and scripts.get(b) == "cyrl":
             found.setdefault((a, b), ScriptVariant(a, b, "declared"))
