@@ -202,13 +202,15 @@ class Fetcher:
         return bool(select_proxy(url, proxies))
 
     def fetch(self, url: str, *, method: str = "GET", etag: str | None = None,
-              last_modified: str | None = None) -> FetchResult:
+              last_modified: str | None = None, hop_interval: float = 0.0) -> FetchResult:
+        """GET (or ``method``) a URL, following redirects; each hop is a request of its own, so it
+        waits ``hop_interval`` seconds (the host's politeness interval) after the previous one."""
         conditional = {}
         if etag:
             conditional["If-None-Match"] = etag
         if last_modified:
             conditional["If-Modified-Since"] = last_modified
-        return self._fetch(url, method.upper(), conditional, self.max_bytes, probe=False)
+        return self._fetch(url, method.upper(), conditional, self.max_bytes, probe=False, hop_interval=hop_interval)
 
     def head(self, url: str) -> FetchResult:
         """Existence check: HEAD, or a short GET when the server does not implement HEAD (405/501)."""
@@ -219,7 +221,8 @@ class Fetcher:
 
     # --- internals -------------------------------------------------------------------------------------
 
-    def _fetch(self, url: str, method: str, conditional: dict, max_bytes: int, probe: bool) -> FetchResult:
+    def _fetch(self, url: str, method: str, conditional: dict, max_bytes: int, probe: bool,
+               hop_interval: float = 0.0) -> FetchResult:
         started, fetched_at = time.monotonic(), time.time()
         deadline = started + self.total_timeout
         result = FetchResult(requested_url=url, final_url=url, fetched_at=fetched_at)
@@ -236,6 +239,8 @@ class Fetcher:
                 result.final_url = current
                 if not self._admit(current, result):
                     break
+                if result.redirects and hop_interval > 0:
+                    time.sleep(max(0.0, min(hop_interval, deadline - time.monotonic())))
                 extra = conditional if not result.redirects else {}
                 exchange, location = self._one_hop(current, method, extra, jar, max_bytes, deadline, result)
                 if exchange is None:

@@ -18,13 +18,15 @@ from django.db import OperationalError
 from django.db.models import Q
 from django.utils import timezone
 
+from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_followups
-from crawlweb.services.leasing import lease_batch, next_lease_in
+from crawlweb.services.leasing import Lease, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
-from crawlweb.services.storing import record_outcome, robots_policy
+from crawlweb.services.page_prep import keeps_page, prepare_page
+from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from frontier.models import Target
 
 log = logging.getLogger(__name__)
@@ -102,17 +104,22 @@ def _step(crawl: Crawl) -> int:
         return 0
     fetcher = fetcher_for(config.address_policy)
     warc = warc_writer_for(crawl.pk)
-    futures = [
-        _pool().submit(network_step, fetcher, lease.target.url, robots_policy(lease.host),
-                       _etag(lease.target), _last_modified(lease.target), warc)
-        for lease in leases
-    ]
+    futures = [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
     step = StepResult(crawl.pk)
-    for lease, future in zip(leases, futures):
-        record_outcome(crawl, lease, future.result(), config, step)
+    record_batch(crawl, [future.result() for future in futures], config, step)
     run_followups(crawl, step)
     enqueue(crawl_step, crawl.pk)
     return len(leases)
+
+
+def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
+    """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network."""
+    outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
+                           _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
+    prepared = None
+    if keeps_page(outcome.result):
+        prepared = prepare_page(outcome.result, site_name(lease.host.name), config)
+    return Fetched(lease, outcome, prepared)
 
 
 def _etag(target: Target) -> str | None:

@@ -49,9 +49,21 @@ class SpellChecker:
         return result
 
 
-@lru_cache(maxsize=None)
+_loading = threading.Lock()
+
+
 def spell_checker(code: str) -> SpellChecker:
-    """The shared SpellChecker for a language code; raises MissingDictionary naming the package."""
+    """The shared SpellChecker for a language code; raises MissingDictionary naming the package.
+
+    Fetch threads identify page languages at once: the lock makes the first of them load each
+    dictionary (about half a second) while the others wait, instead of every thread loading it."""
+    with _loading:
+        return _load_spell_checker(code)
+
+
+
+@lru_cache(maxsize=None)
+def _load_spell_checker(code: str) -> SpellChecker:
     config = _config()
     spec = config["languages"].get(code)
     if spec is None:
@@ -69,3 +81,6 @@ def spell_checker(code: str) -> SpellChecker:
             )
         paths.append((str(dic), str(aff)))
     return SpellChecker(code, paths)
+
+
+spell_checker.cache_clear = _load_spell_checker.cache_clear  # tests swap dictionaries

@@ -7,6 +7,7 @@ Keys an operator may set in Crawl.config (all optional):
   host_interval   seconds between two requests to one host (Crawl-delay wins when larger)
   address_policy  "public", "loopback" or "private" (see CRAWLER_ADDRESS_POLICY)
   max_url_length  longest URL scheduled
+  text_urls       true: follow URLs written out in plain-text documents (text/plain); default false
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from frontier.placement import frontier_config_errors
 
 ADDRESS_POLICIES = ("public", "loopback", "private")
 KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
-              "max_url_length", "modules", "priority",
+              "max_url_length", "text_urls", "modules", "priority",
               # discovery keys, validated by frontier/strategies/settings.py
               "backlinks", "queue_ratio", "detector", "learning", "topic", "random_seed"}
 
@@ -34,6 +35,7 @@ class CrawlConfig:
     host_interval: float
     address_policy: str
     max_url_length: int
+    text_urls: bool = False
 
     @classmethod
     def for_crawl(cls, crawl) -> "CrawlConfig":
@@ -72,9 +74,13 @@ class CrawlConfig:
         params = config.get("session_params", list(DEFAULT_SESSION_PARAMS))
         if not (isinstance(params, list) and all(isinstance(p, str) for p in params)):
             errors["session_params"] = "must be a list of parameter names"
+        text_urls = config.get("text_urls", False)
+        if not isinstance(text_urls, bool):
+            errors["text_urls"] = f"must be true or false, not {text_urls!r}"
         errors.update(discovery_errors(config))
         errors.update(frontier_config_errors(config))  # "modules", "priority"
         if errors:
             raise ValidationError(errors)
         return cls(rules=rules, session_params=tuple(params), host_aliases=aliases,
-                   host_interval=float(interval), address_policy=policy, max_url_length=max_length)
+                   host_interval=float(interval), address_policy=policy, max_url_length=max_length,
+                   text_urls=text_urls)

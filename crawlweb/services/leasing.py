@@ -48,23 +48,22 @@ def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> lis
 def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: Q) -> list[Lease]:
     now = timezone.now()
     expires = now + timedelta(seconds=lease_seconds)
-    best_priority = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=OuterRef("pk"))
-                     .order_by("-priority").values("priority")[:1])
+    host_targets = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=OuterRef("pk"))
+                    .order_by("-priority", "id"))
     leases: list[Lease] = []
     with transaction.atomic():
         hosts = list(
             Host.objects.select_for_update(skip_locked=True, of=("self",))
-            .annotate(best=Subquery(best_priority))
+            .annotate(best=Subquery(host_targets.values("priority")[:1]),
+                      best_target=Subquery(host_targets.values("id")[:1]))
             .filter(best__isnull=False)
             .filter(Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now))
             .filter(Q(busy_until__isnull=True) | Q(busy_until__lt=now))
             .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
         )
-        for host in hosts:
-            target = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=host.pk)
-                      .select_related("page").order_by("-priority", "id").first())
-            if target is not None:
-                leases.append(Lease(target=target, host=host))
+        # Each host's best Target came with the host row: one more statement reads them all.
+        targets = Target.objects.select_related("page").in_bulk([host.best_target for host in hosts])
+        leases = [Lease(target=targets[host.best_target], host=host) for host in hosts if host.best_target in targets]
         # Two statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
             state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)
@@ -76,10 +75,13 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
     return leases
 
 
-def release_host(host_id: int, interval: float, request_ended: datetime | None = None) -> None:
-    """The request is over: free the host; its politeness clock runs from the request's end."""
-    ended = request_ended or timezone.now()
-    Host.objects.filter(pk=host_id).update(busy_until=None, next_fetch_at=ended + timedelta(seconds=interval))
+def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
+    """The requests are over: free each (host id, interval, request end) host in one statement; a
+    host's politeness clock runs from its request's end."""
+    now = timezone.now()
+    freed = {host_id: Host(pk=host_id, busy_until=None, next_fetch_at=(ended or now) + timedelta(seconds=interval))
+             for host_id, interval, ended in releases}
+    Host.objects.bulk_update([freed[pk] for pk in sorted(freed)], ["busy_until", "next_fetch_at"])
 
 
 def next_lease_in(crawl: Crawl) -> float | None:

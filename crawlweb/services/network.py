@@ -86,22 +86,22 @@ def fetch_robots(fetcher: Fetcher, url: str) -> NetworkOutcome:
 
 
 def network_step(fetcher: Fetcher, url: str, policy: RobotsPolicy | None, etag: str | None,
-                 last_modified: str | None, warc: WarcWriter | None) -> NetworkOutcome:
+                 last_modified: str | None, warc: WarcWriter | None, hop_interval: float = 0.0) -> NetworkOutcome:
     """Fetch robots.txt when the host has no fresh policy (that fetch is this slot's request),
-    else the page itself when robots allows it."""
-    outcome = _network_step(fetcher, url, policy, etag, last_modified, warc)
+    else the page itself when robots allows it (redirect hops ``hop_interval`` seconds apart)."""
+    outcome = _network_step(fetcher, url, policy, etag, last_modified, warc, hop_interval)
     outcome.finished_at = time.time()
     return outcome
 
 
-def _network_step(fetcher, url, policy, etag, last_modified, warc) -> NetworkOutcome:
+def _network_step(fetcher, url, policy, etag, last_modified, warc, hop_interval) -> NetworkOutcome:
     if policy is None:
         return fetch_robots(fetcher, url)
     if not policy.allows(url, settings.CRAWLER_USER_AGENT):
         if policy.mode == DISALLOW_ALL:
             return NetworkOutcome(disallowed=True, robots_unavailable_until=policy.expires_at)
         return NetworkOutcome(disallowed=True)
-    result = fetcher.fetch(url, etag=etag, last_modified=last_modified)
+    result = fetcher.fetch(url, etag=etag, last_modified=last_modified, hop_interval=hop_interval)
     if warc is not None and result.status is not None:
         warc.write_fetch(result)
     return NetworkOutcome(result=result)

@@ -1,44 +1,37 @@
-"""Store what the network returned for a leased Target: Page, Links, new Targets, outcome.
+"""Store what the network returned for a batch of leased Targets: Pages, Links, new Targets, outcomes.
 
-Everything for one Target is written in one transaction, so a worker killed half-way leaves
-either nothing or everything; the Target's lease then expires and the page is fetched again.
+A whole batch is written in one transaction and in bulk (a handful of statements whatever the
+batch size: round trips to the database were most of a step's time), so a worker killed half-way
+leaves either nothing or everything; its Targets' leases then expire and they are fetched again.
 A Page is keyed by the MD5 of its content per crawl: a second URL with the same content points
 to the same Page, and re-running a step never duplicates pages or links.
 """
 from __future__ import annotations
 
-import hashlib
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
-from email.utils import parsedate_to_datetime
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from crawlweb.crawler.charset import decode_html
-from crawlweb.crawler.fetch import (
-    NOT_HTML, TOO_LARGE, FetchResult, backoff_seconds, classify_content, is_transient,
-)
-from crawlweb.crawler.htmlparse import parse_html
+from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.models import Crawl, Host, Link, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
-from crawlweb.services.leasing import Lease, release_host
+from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
-from crawlweb.services.page_language import identify_page_language
-from crawlweb.services.targets import Candidate, add_targets
+from crawlweb.services.page_prep import PreparedPage, db_text, keeps_page, prepare_page
+from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
 from frontier.strategies.base import LinkOut
 
-# Outcomes that still give a page to store: no error, a body cut at the size cap, a non-HTML document.
-PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
-# Canonical links are recorded but not followed: the canonical page is usually linked anyway.
-FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh")
-KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "server", "location")
+# Tries at inserting a batch's pages when other workers keep storing the same content meanwhile.
+PAGE_INSERT_TRIES = 3
+FINISH_FIELDS = ["state", "status_code", "error_kind", "last_error", "page", "lease_expires_at", "fetched_at"]
 
 
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
@@ -65,30 +58,70 @@ def host_interval(host: Host, config: CrawlConfig) -> float:
     return max(config.host_interval, host.crawl_delay or 0.0)
 
 
-def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: CrawlConfig,
-                   step: StepResult | None = None) -> None:
-    """Store one Target's outcome; what it adds (pages, Targets) is noted on ``step``."""
+@dataclass
+class Fetched:
+    """One leased Target, what the network said, and (for a page to keep) the prepared page."""
+
+    lease: Lease
+    outcome: NetworkOutcome
+    prepared: PreparedPage | None = None
+
+
+def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: StepResult | None = None) -> None:
+    """Store a batch of outcomes in one transaction; what it adds (pages, Targets) is noted on ``step``."""
     step = step if step is not None else StepResult(crawl.pk)
-    target, host = lease.target, lease.host
+    for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
+        if item.prepared is None and keeps_page(item.outcome.result):
+            item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config)
     with transaction.atomic():
-        if outcome.robots is not None:
-            _save_robots(host, outcome)
-            # The robots fetch used this host's slot; the Target goes back to wait for its turn.
-            Target.objects.filter(pk=target.pk).update(state=Target.State.PENDING, lease_owner="",
-                                                       attempts=max(0, target.attempts - 1))
-        elif outcome.robots_unavailable_until is not None:
-            # RFC 9309: an unreachable robots.txt disallows everything for now; the Target waits.
-            Target.objects.filter(pk=target.pk).update(
-                state=Target.State.PENDING, error_kind="robots_unavailable", lease_expires_at=None,
-                due_at=datetime.fromtimestamp(outcome.robots_unavailable_until, tz=dt_timezone.utc),
-                last_error="robots.txt unreachable or 5xx: every path disallowed until it is fetched again")
-        elif outcome.disallowed:
-            _finish(target, Target.State.SKIPPED, error_kind="robots", error="disallowed by robots.txt")
-        else:
-            _record_fetch(crawl, target, outcome.result, config, step)
+        pages: list[Fetched] = []
+        fetched = 0
+        for item in batch:
+            result = item.outcome.result
+            if result is not None and result.status is not None and item.outcome.robots is None:
+                fetched += 1
+            if item.prepared is not None:
+                pages.append(item)
+            else:
+                _record_other(crawl, item.lease, item.outcome)
+        if pages:
+            _store_pages(crawl, pages, config, step)
+        if fetched:
+            crawl.count_fetched(fetched)
         # lease.host was read when leased; _save_robots updated it in place if Crawl-delay changed.
-        ended = datetime.fromtimestamp(outcome.finished_at, tz=dt_timezone.utc) if outcome.finished_at else None
-        release_host(host.pk, host_interval(host, config), ended)
+        release_hosts([(item.lease.host.pk, host_interval(item.lease.host, config), _ended(item.outcome))
+                       for item in batch])
+
+
+def _ended(outcome: NetworkOutcome) -> datetime | None:
+    return datetime.fromtimestamp(outcome.finished_at, tz=dt_timezone.utc) if outcome.finished_at else None
+
+
+# --- outcomes without a page: robots.txt, refusals, errors, 304 -------------------------------------------
+def _record_other(crawl: Crawl, lease: Lease, outcome: NetworkOutcome) -> None:
+    target, host = lease.target, lease.host
+    if outcome.robots is not None:
+        _save_robots(host, outcome)
+        # The robots fetch used this host's slot; the Target goes back to wait for its turn.
+        Target.objects.filter(pk=target.pk).update(state=Target.State.PENDING, lease_owner="",
+                                                   attempts=max(0, target.attempts - 1))
+    elif outcome.robots_unavailable_until is not None:
+        # RFC 9309: an unreachable robots.txt disallows everything for now; the Target waits.
+        Target.objects.filter(pk=target.pk).update(
+            state=Target.State.PENDING, error_kind="robots_unavailable", lease_expires_at=None,
+            due_at=datetime.fromtimestamp(outcome.robots_unavailable_until, tz=dt_timezone.utc),
+            last_error="robots.txt unreachable or 5xx: every path disallowed until it is fetched again")
+    elif outcome.disallowed:
+        _finish(target, Target.State.SKIPPED, error_kind="robots", error="disallowed by robots.txt")
+    elif outcome.result.status == 304:
+        Page.objects.filter(pk=target.page_id).update(fetched_at=timezone.now())
+        _finish(target, Target.State.DONE, status=304, page=target.page)
+    elif is_transient(outcome.result.error_kind, outcome.result.status):
+        _retry_or_fail(target, outcome.result)
+    else:
+        result = outcome.result
+        _finish(target, Target.State.FAILED, status=result.status,
+                error_kind=result.error_kind or "http_error", error=result.error or "")
 
 
 def _save_robots(host: Host, outcome: NetworkOutcome) -> None:
@@ -124,105 +157,71 @@ def _retry_or_fail(target: Target, result: FetchResult) -> None:
                 error=result.error or "")
 
 
-def _record_fetch(crawl: Crawl, target: Target, result: FetchResult, config: CrawlConfig, step: StepResult) -> None:
-    if result.status is not None:
-        crawl.count_fetched()
-    if result.status == 304:
-        Page.objects.filter(pk=target.page_id).update(fetched_at=timezone.now())
-        _finish(target, Target.State.DONE, status=304, page=target.page)
-        return
-    if result.status is None or result.status >= 400 or result.error_kind not in PAGE_KEEPING_KINDS:
-        if is_transient(result.error_kind, result.status):
-            _retry_or_fail(target, result)
-        else:
-            _finish(target, Target.State.FAILED, status=result.status,
-                    error_kind=result.error_kind or "http_error", error=result.error or "")
-        return
-    not_html = classify_content(result)
-    page, created, parsed = _store_page(crawl, target, result, parse=not_html is None)
-    _finish(target, Target.State.DONE, status=result.status, page=page,
-            error_kind=result.error_kind or not_html or "", error=result.error or "")
-    if created:
-        step.stored_page_ids.append(page.pk)
-    if created and parsed is not None:
-        step.new_target_ids += _store_links_and_targets(crawl, target, page, parsed, result, config)
+# --- pages ---------------------------------------------------------------------------------------------
+def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: StepResult) -> None:
+    """Pages, finished Targets, Links and new Targets of a batch, each kind in one or two statements."""
+    page_of, created = _page_rows(crawl, items)
+    now = timezone.now()
+    finished = []
+    for item in items:
+        target, result, prepared = item.lease.target, item.outcome.result, item.prepared
+        target.state, target.status_code, target.page_id = Target.State.DONE, result.status, page_of[prepared.md5].pk
+        target.error_kind = result.error_kind or prepared.not_html or ""
+        target.last_error, target.lease_expires_at, target.fetched_at = (result.error or "")[:2000], None, now
+        finished.append(target)
+    Target.objects.bulk_update(sorted(finished, key=lambda t: t.pk), FINISH_FIELDS)
+    step.stored_page_ids += [page.pk for page in created.values()]
+
+    new_links, new_targets = [], []
+    for item in items:
+        page = created.get(item.prepared.md5)
+        if page is None or page.url != item.lease.target.url:
+            continue  # stored before, or this batch's other URL with the same content stored it
+        new_links += [Link(page=page, **link.values) for link in item.prepared.links]
+        if item.prepared.parsed is not None:
+            new_targets += _planned_targets(crawl, item, page)
+        if item.outcome.result.final_url != item.lease.target.url:
+            _mark_redirect_target(crawl, item.lease.target, page, item.outcome.result, config)
+    Link.objects.bulk_create(new_links, batch_size=500)
+    step.new_target_ids += add_new_targets(crawl, new_targets, config).new_ids
 
 
-def _store_page(crawl: Crawl, target: Target, result: FetchResult, *, parse: bool):
-    md5 = hashlib.md5(result.body).hexdigest()
-    existing = Page.objects.filter(crawl=crawl, md5=md5).first()
-    if existing:
-        return existing, False, None
-    headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
-    fields = dict(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=target.url,
-                  final_url=result.final_url[:2000], status_code=result.status,
-                  content_type=result.content_type[:200],
-                  md5=md5, size=len(result.body), truncated=result.truncated, headers=headers,
-                  fetched_at=timezone.now(), modified_at=_http_date(result.headers.get("last-modified")))
-    parsed = None
-    if parse:  # HTML (or text): decode, parse, identify the language
-        text, charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
-        parsed = parse_html(text, result.final_url, window_words=settings.CRAWLER_TEXT_WINDOW_WORDS)
-        guess = identify_page_language(parsed, result.final_url)
-        fields.update(charset=charset[:50], title=db_text(parsed.title or "")[:1000], text=db_text(parsed.text),
-                      headings=parsed.headings[:50], meta_keywords=", ".join(parsed.meta_keywords)[:2000],
-                      meta_description=(parsed.meta_description or "")[:2000],
-                      canonical_url=(parsed.canonical_url or "")[:2000],
-                      html_lang=(parsed.lang or "")[:32], language=guess[0], script=guess[1])
-    try:
-        with transaction.atomic():
-            return Page.objects.create(**fields), True, parsed
-    except IntegrityError:  # another worker stored the same content first
-        return Page.objects.get(crawl=crawl, md5=md5), False, None
-
-
-def _store_links_and_targets(crawl: Crawl, target: Target, page: Page, parsed, result: FetchResult,
-                             config: CrawlConfig) -> list[int]:
-    """Store the page's links and schedule its outlinks; returns the ids of new Targets."""
-    source_site = site_name(target.host.name)
-    links, outs = [], []
-    for _from, hop_to, _status in result.redirects:
-        made = _link(page, hop_to, kind="redirect", source_site=source_site, config=config)
-        if made is not None:
-            links.append(made[0])
-    for parsed_link in parsed.links:
-        text_around = " ".join(filter(None, [parsed_link.text_before, parsed_link.text_after]))
-        made = _link(page, parsed_link.url, kind=parsed_link.kind, source_site=source_site, config=config,
-                     anchor_text=parsed_link.anchor_text or "", text_around=text_around,
-                     img_alt=parsed_link.img_alt or "", img_src=parsed_link.img_src or "",
-                     rel=parsed_link.rel or "", hreflang=parsed_link.hreflang or "")
-        if made is None:
+def _page_rows(crawl: Crawl, items: list[Fetched]) -> tuple[dict[str, Page], dict[str, Page]]:
+    """(Page by MD5 for every item, Pages this call created by MD5): existing content is reused."""
+    for attempt in range(PAGE_INSERT_TRIES):
+        md5s = {item.prepared.md5 for item in items}
+        page_of = {page.md5: page for page in Page.objects.filter(crawl=crawl, md5__in=md5s).only("id", "md5", "url")}
+        created: dict[str, Page] = {}
+        now = timezone.now()
+        for item in items:
+            md5 = item.prepared.md5
+            if md5 not in page_of and md5 not in created:
+                target = item.lease.target
+                created[md5] = Page(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=target.url,
+                                    md5=md5, fetched_at=now, **item.prepared.fields)
+        try:
+            with transaction.atomic():
+                Page.objects.bulk_create(list(created.values()))
+        except IntegrityError:  # another worker stored some of the same content first: read it, try again
+            if attempt == PAGE_INSERT_TRIES - 1:
+                raise
             continue
-        link, target_site = made
-        links.append(link)
-        if parsed_link.kind in FOLLOWED_LINK_KINDS:
-            candidate = Candidate(parsed_link.url, link.anchor_text, link.text_around, link.img_alt, link.img_src)
-            outs.append(LinkOut(candidate, link.out_of_site, target_site))
-    Link.objects.bulk_create(links, batch_size=500)
-    if result.final_url != target.url:
-        _mark_redirect_target(crawl, target, page, result, config)
-    # The crawl's strategy decides which links become Targets, in which queue, at which priority.
-    by_origin: dict[str, list[Candidate]] = {}
-    for planned in strategy_for(crawl).targets_for_page(target, page, parsed, outs):
+        page_of.update(created)
+        return page_of, created
+    raise AssertionError("unreachable")
+
+
+def _planned_targets(crawl: Crawl, item: Fetched, page: Page) -> list[NewTarget]:
+    """The crawl's strategy decides which links become Targets, in which queue, at which priority."""
+    target, prepared = item.lease.target, item.prepared
+    outs = [LinkOut(link.candidate, link.values["out_of_site"], link.target_site)
+            for link in prepared.links if link.followed]
+    source_site = site_name(item.lease.host.name)
+    planned_targets = []
+    for planned in strategy_for(crawl).targets_for_page(target, page, prepared.parsed, outs):
         planned.candidate.priority = planned.priority
-        by_origin.setdefault(planned.origin, []).append(planned.candidate)
-    return [new_id for origin, candidates in by_origin.items()
-            for new_id in add_targets(crawl, candidates, origin=origin, depth=target.depth + 1, source_page=page,
-                                      source_site=source_site, config=config).new_ids]
-
-
-def _link(page, url_as_linked, *, kind, source_site, config, **contexts) -> tuple[Link, str] | None:
-    """The Link row for a URL seen on ``page`` and the site it points to; None for an invalid URL."""
-    try:
-        normalized = normalize_url(url_as_linked, session_params=config.session_params,
-                                   host_aliases=config.host_aliases)
-    except InvalidURL:
-        return None
-    target_site = site_name(urlsplit(normalized).hostname or "")
-    link = Link(page=page, target_url=normalized[:2000], url_as_linked=url_as_linked[:2000], kind=kind,
-                out_of_site=target_site != source_site,
-                **{k: db_text(v)[:2000] if isinstance(v, str) else v for k, v in contexts.items()})
-    return link, target_site
+        planned_targets.append(NewTarget(planned.candidate, planned.origin, target.depth + 1, page, source_site))
+    return planned_targets
 
 
 def _mark_redirect_target(crawl, target, page, result, config) -> None:
@@ -236,25 +235,3 @@ def _mark_redirect_target(crawl, target, page, result, config) -> None:
         return
     Target.objects.filter(crawl=crawl, url=final, state=Target.State.PENDING).update(
         state=Target.State.DONE, page=page, status_code=result.status, fetched_at=timezone.now())
-
-
-def db_text(text: str) -> str:
-    """PostgreSQL text cannot hold NUL characters; broken pages and robots files do contain them."""
-    return text.replace("\x00", "") if "\x00" in text else text
-
-
-def _header_charset(content_type: str) -> str | None:
-    for part in content_type.split(";")[1:]:
-        key, _, value = part.strip().partition("=")
-        if key.lower() == "charset" and value:
-            return value.strip("\"' ")
-    return None
-
-
-def _http_date(value: str | None):
-    if not value:
-        return None
-    try:
-        return parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None

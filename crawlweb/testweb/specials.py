@@ -40,6 +40,7 @@ SPECIAL_PATHS = {
     "binary_zip": ("/dokumenti/arhiva.html", "Arhiva"),
     "conditional": ("/kesirano.html", "Keširana stranica"),
     "trap": ("/calendar/2026/11", "Kalendar događaja"),
+    "plain_text": ("/dokumenti/adrese.txt", "Spisak adresa"),
 }
 REDIRECT_CHAIN = ("/preusmerenje/pocetak.html", "/preusmerenje/korak-2.html", "/preusmerenje/kraj.html")
 REDIRECT_LOOP = ("/petlja/a.html", "/petlja/b.html")
@@ -188,6 +189,11 @@ def special_response(seed: int, host: str, path: str, headers: dict[str, str], *
         return Response(200, {"Content-Type": "text/html; charset=utf-8",
                               "Content-Length": str(oversized_bytes)},
                         _oversized(seed, oversized_bytes))
+    if path == SPECIAL_PATHS["plain_text"][0]:
+        # A plain-text document with addresses written out, as in a README or a mailing-list archive.
+        body = (f"{_serbian_text(seed, 'plain')}\n\nKorisne adrese: http://www.primer.rs/ i "
+                f"www.problemi.rs/kesirano.html (pogledajte i {url}/prekinuto.html).\n")
+        return text_response(body.encode("utf-8"))
     if path == SPECIAL_PATHS["binary_png"][0]:
         return html_response(_png(seed))
     if path == SPECIAL_PATHS["binary_zip"][0]:

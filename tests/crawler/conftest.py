@@ -45,6 +45,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.server.seen.append((self.command, self.path, dict(self.headers)))
         self.server.ports.append(self.client_address[1])
+        self.server.times.append(time.monotonic())
         path = urlsplit(self.path).path  # route on the path; the query only makes URLs distinct
         base = f"http://127.0.0.1:{self.server.server_address[1]}"
         if path == "/page" or path == "/nohead":
@@ -147,6 +148,7 @@ def _serve(handler):
     server.daemon_threads = True
     server.seen = []
     server.ports = []  # client port per request: tells connection reuse
+    server.times = []  # monotonic time each request arrived: tells the pace of redirect hops
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return server

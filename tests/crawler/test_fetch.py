@@ -42,6 +42,15 @@ def test_a_redirect_chain_is_followed_and_every_hop_recorded(web, fetcher):
     assert [ex.status for ex in result.exchanges] == [301, 302, 200]
 
 
+def test_redirect_hops_wait_the_host_interval_like_any_other_request(web, fetcher):
+    before = len(web.times)
+    result = fetcher.fetch(f"{web.base}/r1", hop_interval=0.2)
+    assert result.status == 200 and len(result.redirects) == 2
+    arrivals = web.times[before:]
+    assert len(arrivals) == 3
+    assert min(b - a for a, b in zip(arrivals, arrivals[1:])) >= 0.2
+
+
 def test_connections_are_pooled_across_fetches_and_redirect_hops(web, fetcher):
     before = len(web.ports)
     for i in range(4):

@@ -156,6 +156,32 @@ def test_two_urls_with_the_same_content_share_one_page(sync_jobs, through_test_w
     assert Page.objects.filter(crawl=crawl).count() == 1
 
 
+@pytest.mark.parametrize("text_urls", [False, True])
+def test_urls_written_in_a_plain_text_document_are_followed_when_the_crawl_enables_it(
+        sync_jobs, through_test_web, text_urls):
+    crawl = special_crawl(through_test_web, ["plain_text"], max_depth=1, page_budget=6,
+                          config={"text_urls": text_urls})
+    document = target(crawl, through_test_web, "plain_text")
+    assert (document.state, document.page.content_type) == ("done", "text/plain")
+    assert "Korisne adrese" in document.page.text  # plain text is stored as text either way
+    written = {"http://www.problemi.rs/prekinuto.html", "http://www.problemi.rs/kesirano.html"}
+    linked = set(Link.objects.filter(page=document.page, kind="text").values_list("target_url", flat=True))
+    scheduled = set(Target.objects.filter(crawl=crawl, source_page=document.page).values_list("url", flat=True))
+    if text_urls:
+        assert written <= linked and written <= scheduled
+    else:
+        assert not linked and not scheduled
+
+
+def test_a_crawl_config_with_a_wrong_text_urls_value_is_refused():
+    from django.core.exceptions import ValidationError
+
+    from crawlweb.services.crawl_config import CrawlConfig
+
+    with pytest.raises(ValidationError, match="text_urls"):
+        CrawlConfig.from_dict({"text_urls": "yes"})
+
+
 def test_warc_files_hold_a_request_and_a_response_per_fetch(sync_jobs, through_test_web):
     from crawlweb.services.network import close_warc_writers
 

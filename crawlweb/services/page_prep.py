@@ -1,0 +1,141 @@
+"""Everything storing needs from a fetched page that is pure computation: no database.
+
+The crawl step calls ``prepare_page`` in the fetch thread right after the fetch, so decoding,
+parsing, language identification and link normalization overlap the other fetches' network
+waits, and the job's own thread only writes rows (in bulk, see storing.py).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from crawlweb.crawler.charset import decode_html
+from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
+from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
+from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.page_language import identify_page_language
+from crawlweb.services.targets import Candidate
+
+# Outcomes that still give a page to store: no error, a body cut at the size cap, a non-HTML document.
+PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
+# Canonical links are recorded but not followed: the canonical page is usually linked anyway.
+FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text")
+KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "server", "location")
+# Link context columns and their lengths (crawlweb.models.Link): longer values are cut, never refused.
+LINK_CONTEXT_LIMITS = {"anchor_text": 1000, "text_around": 2000, "img_alt": 500, "img_src": 2000,
+                       "rel": 100, "hreflang": 32}
+
+
+@dataclass
+class PreparedLink:
+    """One Link row's values (the page is set when the page row exists) and where it points."""
+
+    values: dict
+    target_site: str
+    followed: bool
+    candidate: Candidate | None = None
+
+
+@dataclass
+class PreparedPage:
+    md5: str
+    not_html: str | None  # NOT_HTML for documents stored with their type but not parsed
+    fields: dict          # Page fields known from the response alone
+    parsed: ParsedPage | None = None
+    links: list[PreparedLink] = field(default_factory=list)
+
+
+def keeps_page(result: FetchResult | None) -> bool:
+    """A response that becomes a Page (as opposed to an error, a retry, or a 304)."""
+    return (result is not None and result.status is not None and result.status < 400
+            and result.status != 304 and result.error_kind in PAGE_KEEPING_KINDS)
+
+
+def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig) -> PreparedPage:
+    """Decode, parse, identify the language of, and normalize the links of one fetched page."""
+    not_html = classify_content(result)
+    headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
+    page = PreparedPage(md5=hashlib.md5(result.body).hexdigest(), not_html=not_html, fields=dict(
+        final_url=result.final_url[:2000], status_code=result.status, content_type=result.content_type[:200],
+        size=len(result.body), truncated=result.truncated, headers=headers,
+        modified_at=_http_date(result.headers.get("last-modified"))))
+    if not_html is None:  # HTML (or plain text): decode, parse, identify the language
+        text, charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
+        parsed = parse_html(text, result.final_url, window_words=settings.CRAWLER_TEXT_WINDOW_WORDS)
+        if config.text_urls and content_kind(result) == "text":
+            parsed.links.extend(ParsedLink(url=url, kind="text") for url in extract_text_urls(text, result.final_url))
+        language, script = identify_page_language(parsed, result.final_url)
+        page.parsed = parsed
+        page.fields.update(
+            charset=charset[:50], title=db_text(parsed.title or "")[:1000], text=db_text(parsed.text),
+            headings=parsed.headings[:50], meta_keywords=", ".join(parsed.meta_keywords)[:2000],
+            meta_description=(parsed.meta_description or "")[:2000],
+            canonical_url=(parsed.canonical_url or "")[:2000], html_lang=(parsed.lang or "")[:32],
+            language=language, script=script)
+        page.links = _prepare_links(result, parsed, source_site, config)
+    return page
+
+
+def _prepare_links(result: FetchResult, parsed: ParsedPage, source_site: str,
+                   config: CrawlConfig) -> list[PreparedLink]:
+    links = []
+    for _from, hop_to, _status in result.redirects:
+        made = prepare_link(hop_to, "redirect", source_site, config)
+        if made is not None:
+            links.append(made)
+    for parsed_link in parsed.links:
+        text_around = " ".join(filter(None, [parsed_link.text_before, parsed_link.text_after]))
+        made = prepare_link(parsed_link.url, parsed_link.kind, source_site, config,
+                            anchor_text=parsed_link.anchor_text or "", text_around=text_around,
+                            img_alt=parsed_link.img_alt or "", img_src=parsed_link.img_src or "",
+                            rel=parsed_link.rel or "", hreflang=parsed_link.hreflang or "")
+        if made is not None:
+            links.append(made)
+    return links
+
+
+def prepare_link(url_as_linked: str, kind: str, source_site: str, config: CrawlConfig,
+                 **contexts: str) -> PreparedLink | None:
+    """The Link values for a URL seen on a page and the site it points to; None for an invalid URL."""
+    try:
+        normalized = normalize_url(url_as_linked, session_params=config.session_params,
+                                   host_aliases=config.host_aliases)
+    except InvalidURL:
+        return None
+    target_site = site_name(urlsplit(normalized).hostname or "")
+    values = dict(target_url=normalized[:2000], url_as_linked=url_as_linked[:2000], kind=kind,
+                  out_of_site=target_site != source_site,
+                  **{k: db_text(v)[:LINK_CONTEXT_LIMITS[k]] for k, v in contexts.items()})
+    followed = kind in FOLLOWED_LINK_KINDS
+    candidate = None
+    if followed:
+        candidate = Candidate(url_as_linked, values.get("anchor_text", ""), values.get("text_around", ""),
+                              values.get("img_alt", ""), values.get("img_src", ""), normalized=normalized)
+    return PreparedLink(values, target_site, followed, candidate)
+
+
+def db_text(text: str) -> str:
+    """PostgreSQL text cannot hold NUL characters; broken pages and robots files do contain them."""
+    return text.replace("\x00", "") if "\x00" in text else text
+
+
+def _header_charset(content_type: str) -> str | None:
+    for part in content_type.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset" and value:
+            return value.strip("\"' ")
+    return None
+
+
+def _http_date(value: str | None):
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
