@@ -125,6 +125,7 @@ class Run:
     requests: int = 0             # every request, robots.txt included
     hosts: int = 0
     rss_mb: float = 0.0
+    cpu_s: float = 0.0            # CPU seconds of the crawling processes (workers; Scrapy; embedded)
     state: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -148,7 +149,7 @@ class Procs:
         with open(log_path, "ab") as log:
             proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                                     start_new_session=True)  # its own group: the worker and its horse
-        proc.log_path, proc.maxrss_mb, proc.polled_mb = log_path, 0.0, 0.0
+        proc.log_path, proc.maxrss_mb, proc.polled_mb, proc.cpu_s = log_path, 0.0, 0.0, 0.0
         self.live.append(proc)
         return proc
 
@@ -181,6 +182,7 @@ def reap(proc: subprocess.Popen) -> bool:
         return False
     proc.returncode = os.waitstatus_to_exitcode(status)
     proc.maxrss_mb = usage.ru_maxrss / 1024  # KiB on Linux
+    proc.cpu_s = usage.ru_utime + usage.ru_stime  # CPU time of the worker (and any work horses)
     return True
 
 
@@ -438,6 +440,7 @@ class Bench:
                 if proc.returncode not in (0, -signal.SIGTERM, -signal.SIGKILL):
                     run.notes.append(f"exit {proc.returncode}: {tail(proc.log_path, 3)}")
                 run.rss_mb = max(run.rss_mb, proc.maxrss_mb, proc.polled_mb)
+                run.cpu_s += proc.cpu_s
 
     def run_scrapy(self, run: Run, seeds: list[str], budget: int, interval: float) -> Run:
         spec = run.spec
@@ -457,6 +460,7 @@ class Bench:
             run.notes.append(f"capped at {spec.cap_s:.0f} s")
             self.procs.end(proc, grace_s=15)  # Scrapy shuts down cleanly on SIGTERM and still reports
         run.rss_mb = max(proc.maxrss_mb, proc.polled_mb)
+        run.cpu_s = proc.cpu_s
         lines = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("{")]
         if not lines:
             run.notes.append(f"no figures from Scrapy: {tail(log, 3)}")
@@ -480,13 +484,14 @@ def verdict(ok: bool) -> str:
 def report(runs: dict[str, Run], quick: bool) -> None:
     print()
     print(f"{'run':<13} {'mode':<32} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'/worker':>8} "
-          f"{'crawl s':>7} {'pages/s':>8} {'requests':>8} {'hosts':>5} {'peak RSS MB':>11}  notes")
+          f"{'crawl s':>7} {'pages/s':>8} {'requests':>8} {'hosts':>5} {'peak RSS MB':>11} {'CPU ms/page':>11}  notes")
     for label, r in runs.items():
         print(f"{label:<13} {r.spec.mode:<32} {r.pages:>6} {r.wall_s:>7.1f} {r.rate:>8.1f} "
               f"{r.rate / r.spec.workers:>8.1f} {r.crawl_s:>7.1f} {r.crawl_rate:>8.1f} {r.requests:>8} "
-              f"{r.hosts:>5} {r.rss_mb:>11.0f}  {r.state}{'; ' + '; '.join(r.notes) if r.notes else ''}")
+              f"{r.hosts:>5} {r.rss_mb:>11.0f} {1000 * r.cpu_s / max(1, r.pages):>11.1f}  {r.state}{'; ' + '; '.join(r.notes) if r.notes else ''}")
     print("  wall s: worker (Scrapy, embedded: process) start to crawl end; crawl s: first to last request;"
-          " peak RSS: the largest worker or work-horse process")
+          " peak RSS: the largest worker or work-horse process;\n  CPU ms/page: CPU time of the crawling"
+          " processes (start-up included; the test web proxy and the database servers apart) per page")
 
 
 def main() -> int:

@@ -99,6 +99,11 @@ CRAWLER_CONCURRENCY = env_number("CRAWLER_CONCURRENCY", 16, minimum=1, maximum=2
 CRAWLER_LEASE_SECONDS = env_number("CRAWLER_LEASE_SECONDS", 120, minimum=1, integer=True)
 CRAWLER_MAX_ATTEMPTS = env_number("CRAWLER_MAX_ATTEMPTS", 3, minimum=1, maximum=20, integer=True)
 CRAWLER_RETRY_BACKOFF = env_number("CRAWLER_RETRY_BACKOFF", 60.0, minimum=0.01, maximum=86400)
+# Hosts due within this many seconds are leased already, their fetch waiting for the moment.
+CRAWLER_LEASE_LOOKAHEAD = env_number("CRAWLER_LEASE_LOOKAHEAD", 0.2, minimum=0, maximum=5)
+# A crawl step job keeps leasing batches for this long before it re-enqueues itself (pause, stop
+# and the budget are checked between batches).
+CRAWLER_STEP_SECONDS = env_number("CRAWLER_STEP_SECONDS", 5.0, minimum=0, maximum=600)
 CRAWLER_IDLE_FINISH_SECONDS = env_number("CRAWLER_IDLE_FINISH_SECONDS", 120.0, minimum=0, maximum=86400)
 CRAWLER_ROBOTS_CACHE_SECONDS = env_number("CRAWLER_ROBOTS_CACHE_SECONDS", 86400, minimum=0, integer=True)
 CRAWLER_TEXT_WINDOW_WORDS = env_number("CRAWLER_TEXT_WINDOW_WORDS", 10, minimum=0, maximum=100, integer=True)

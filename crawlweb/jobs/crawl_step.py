@@ -83,37 +83,74 @@ def is_transient_database_error(error: Exception) -> bool:
 
 
 def _step(crawl: Crawl) -> int:
+    """Lease, fetch and store batches for up to CRAWLER_STEP_SECONDS, then hand over to the next job.
+
+    Batches overlap: the next batch is leased and its fetches started before the current one is
+    stored, so the network (and the fetch threads' parsing) works while the database writes."""
     config = CrawlConfig.for_crawl(crawl)
-    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
-                                      lease_expires_at__gte=timezone.now()).count()
-    room = crawl.budget_left - in_flight
     if crawl.budget_left <= 0:
         _finish(crawl)
         return 0
-    leases = lease_batch(crawl, worker_id(), max(0, min(settings.CRAWLER_BATCH_SIZE, room)),
-                         settings.CRAWLER_LEASE_SECONDS) if room > 0 else []
-    if not leases:
+    batch = _lease_and_fetch(crawl, config)
+    if not batch:
         wait = next_lease_in(crawl)
         if wait is None or wait > settings.CRAWLER_IDLE_FINISH_SECONDS:
             # Nothing left, or only Targets postponed far ahead (retries, an unreachable
             # robots.txt): finish now; starting the crawl again picks them up when due.
             _finish(crawl)
             return 0
-        time.sleep(min(max(wait, 0.01), MAX_IDLE_WAIT_S))
+        time.sleep(min(max(wait - settings.CRAWLER_LEASE_LOOKAHEAD, 0.01), MAX_IDLE_WAIT_S))
         enqueue(crawl_step, crawl.pk)
         return 0
-    fetcher = fetcher_for(config.address_policy)
-    warc = warc_writer_for(crawl.pk)
-    futures = [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
-    step = StepResult(crawl.pk)
-    record_batch(crawl, [future.result() for future in futures], config, step)
-    run_followups(crawl, step)
+    leased, deadline = 0, time.monotonic() + settings.CRAWLER_STEP_SECONDS
+    following: list = []
+    try:
+        while batch:
+            leased += len(batch)
+            following = []
+            if time.monotonic() < deadline and _still_running(crawl):
+                following = _lease_and_fetch(crawl, config)
+            _store(crawl, batch, config)
+            batch = following
+    finally:
+        # A failed store leaves the next batch's fetches running: let them end before the step
+        # does (their Targets stay leased and come back when the leases expire).
+        for future in following:
+            future.exception()
     enqueue(crawl_step, crawl.pk)
-    return len(leases)
+    return leased
+
+
+def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
+    """Lease a batch within the budget and start its fetches; returns their futures."""
+    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
+                                      lease_expires_at__gte=timezone.now()).count()
+    room = min(settings.CRAWLER_BATCH_SIZE, crawl.budget_left - in_flight)
+    if room <= 0:
+        return []
+    leases = lease_batch(crawl, worker_id(), room, settings.CRAWLER_LEASE_SECONDS)
+    fetcher, warc = fetcher_for(config.address_policy), warc_writer_for(crawl.pk)
+    return [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
+
+
+def _store(crawl: Crawl, batch: list, config: CrawlConfig) -> None:
+    step = StepResult(crawl.pk)
+    record_batch(crawl, [future.result() for future in batch], config, step)
+    run_followups(crawl, step)
+
+
+def _still_running(crawl: Crawl) -> bool:
+    """Re-read the crawl's state and page count: a pause, a stop or a spent budget ends the step."""
+    fresh = Crawl.objects.filter(pk=crawl.pk).values("state", "pages_fetched").first()
+    if fresh is None:
+        return False
+    crawl.state, crawl.pages_fetched = fresh["state"], fresh["pages_fetched"]
+    return crawl.state == Crawl.State.RUNNING and crawl.budget_left > 0
 
 
 def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
     """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network."""
+    time.sleep(lease.wait_s())  # a host leased within the look-ahead: its clock runs out now
     outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
                            _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
     prepared = None

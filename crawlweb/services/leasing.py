@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
@@ -28,6 +29,11 @@ from frontier.strategies.queues import queue_order
 class Lease:
     target: Target
     host: Host
+
+    def wait_s(self) -> float:
+        """Seconds until the host's politeness clock allows the request (0 when it allows it now)."""
+        due = self.host.next_fetch_at
+        return max(0.0, (due - timezone.now()).total_seconds()) if due is not None else 0.0
 
 
 def leasable(now: datetime) -> Q:
@@ -47,6 +53,10 @@ def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> lis
 
 def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: Q) -> list[Lease]:
     now = timezone.now()
+    # Hosts whose politeness clock runs out within the look-ahead are leased now and their fetch
+    # waits for that moment (Lease.wait_s): a host due a few milliseconds after a lease is not
+    # left for the next step, which is what kept a polite crawl below its bound.
+    lookahead = timedelta(seconds=settings.CRAWLER_LEASE_LOOKAHEAD)
     expires = now + timedelta(seconds=lease_seconds)
     host_targets = (Target.objects.filter(leasable(now) & queue, crawl_id=crawl.pk, host_id=OuterRef("pk"))
                     .order_by("-priority", "id"))
@@ -57,7 +67,7 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
             .annotate(best=Subquery(host_targets.values("priority")[:1]),
                       best_target=Subquery(host_targets.values("id")[:1]))
             .filter(best__isnull=False)
-            .filter(Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now))
+            .filter(Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now + lookahead))
             .filter(Q(busy_until__isnull=True) | Q(busy_until__lt=now))
             .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
         )

@@ -17,10 +17,10 @@ FORWARD_QUEUE = ~Q(origin=Target.Origin.BACKLINK)
 
 def queue_order(crawl) -> list[Q] | None:
     """Queues to try for the next batch, most wanted first; None when the crawl has one queue."""
-    from frontier.strategies.registry import strategy_classes
+    from frontier.strategies.registry import strategy_class
     from frontier.strategies.settings import DiscoverySettings
 
-    cls = strategy_classes().get(crawl.strategy)
+    cls = strategy_class(crawl.strategy)
     if cls is None or not cls.back_and_forth:
         return None
     try:

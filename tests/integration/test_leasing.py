@@ -1,0 +1,35 @@
+"""Leasing: a host due within the look-ahead is leased now, and its lease says how long to wait."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from crawlweb.models import Crawl, Host
+from crawlweb.services.leasing import lease_batch
+from crawlweb.services.targets import Candidate, add_targets
+
+pytestmark = pytest.mark.django_db
+
+
+def crawl_with_host_due_in(seconds: float) -> Crawl:
+    crawl = Crawl.objects.create(name="lookahead", page_budget=10)
+    add_targets(crawl, [Candidate("http://www.primer.rs/a.html")], origin="seed")
+    Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() + timedelta(seconds=seconds))
+    return crawl
+
+
+def test_a_host_due_within_the_lookahead_is_leased_and_waits_for_its_moment(settings):
+    settings.CRAWLER_LEASE_LOOKAHEAD = 0.5
+    crawl = crawl_with_host_due_in(0.3)
+    [lease] = lease_batch(crawl, "w1", 10, 60)
+    assert 0.1 < lease.wait_s() <= 0.3
+
+
+def test_a_host_due_after_the_lookahead_is_not_leased(settings):
+    settings.CRAWLER_LEASE_LOOKAHEAD = 0.2
+    crawl = crawl_with_host_due_in(1.0)
+    assert lease_batch(crawl, "w1", 10, 60) == []
+    settings.CRAWLER_LEASE_LOOKAHEAD = 0.0
+    Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() - timedelta(seconds=0.01))
+    [lease] = lease_batch(crawl, "w1", 10, 60)
+    assert lease.wait_s() == 0.0
