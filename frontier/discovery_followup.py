@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl, Page
-from frontier.detector_job import detect_site
-from frontier.learning import train
 from frontier.models import ClassifierModel, SiteVerdict
 from frontier.strategies import strategy_for
 
@@ -23,6 +21,8 @@ def after_step(crawl, step) -> None:
 
 
 def enqueue_detection(crawl, page_ids: list[int]) -> int:
+    from frontier.detector_job import detect_site  # scikit-learn: only for crawls that detect
+
     pages = (Page.objects.filter(pk__in=page_ids, crawl=crawl, status_code=200, content_type="text/html")
              .order_by("id").values_list("id", "site_id"))
     decided = set(SiteVerdict.objects.filter(crawl=crawl, site_id__in={s for _, s in pages})
@@ -38,6 +38,8 @@ def enqueue_detection(crawl, page_ids: list[int]) -> int:
 
 
 def enqueue_learning(crawl, strategy) -> bool:
+    from frontier.learning import train
+
     fetched = Crawl.objects.filter(pk=crawl.pk).values_list("pages_fetched", flat=True).first() or 0
     iteration = fetched // strategy.settings.learning_interval(crawl.page_budget)
     if iteration < 1 or (crawl.pk, iteration) in _train_enqueued:

@@ -85,25 +85,31 @@ class WarcWriter:
     # --- records -------------------------------------------------------------------------------------
 
     def write_fetch(self, result: FetchResult) -> int:
-        """Archive every exchange of a fetch; returns the number of records written."""
+        """Archive every exchange of a fetch; returns the number of records written.
+
+        The records are digested and gzipped into memory first, outside the lock (zlib and hashlib
+        let other threads run meanwhile), and appended to the file under it: each record is a gzip
+        member of its own, so members written by different threads concatenate into a valid file."""
+        buffer = io.BytesIO()
+        writer = WARCWriter(buffer, gzip=True)
+        count = sum(self._write_exchange(writer, exchange) for exchange in result.exchanges)
         with self._lock:
             if self._closed:
                 raise RuntimeError("WarcWriter is closed")
             if self._fh is None:
                 self._open()
-            count = 0
-            for exchange in result.exchanges:
-                count += self._write_exchange(exchange)
+            self._fh.write(buffer.getvalue())
             if self._fh.tell() >= self.max_file_bytes:
                 self._finish()
             return count
 
-    def _write_exchange(self, ex: HttpExchange) -> int:
+    @staticmethod
+    def _write_exchange(writer: WARCWriter, ex: HttpExchange) -> int:
         parts = urlsplit(ex.url)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ex.fetched_at or time.time()))
         req_headers = [("Host", parts.netloc)] + [(k, v) for k, v in ex.request_headers if k.lower() != "host"]
-        request = self._writer.create_warc_record(
+        request = writer.create_warc_record(
             ex.url, "request", payload=io.BytesIO(b""), length=0,
             http_headers=StatusAndHeaders(f"{ex.method} {target} {ex.http_version}", req_headers,
                                           is_http_request=True),
@@ -113,11 +119,11 @@ class WarcWriter:
                        "WARC-Concurrent-To": request.rec_headers.get_header("WARC-Record-ID")}
         if ex.truncated:
             warc_fields["WARC-Truncated"] = "length"
-        response = self._writer.create_warc_record(
+        response = writer.create_warc_record(
             ex.url, "response", payload=io.BytesIO(ex.raw_body), length=len(ex.raw_body),
             http_headers=StatusAndHeaders(f"{ex.status} {ex.reason}".strip(), resp_headers,
                                           protocol=ex.http_version),
             warc_headers_dict=warc_fields)
-        self._writer.write_record(response)
-        self._writer.write_record(request)
+        writer.write_record(response)
+        writer.write_record(request)
         return 2
