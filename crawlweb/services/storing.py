@@ -8,11 +8,13 @@ to the same Page, and re-running a step never duplicates pages or links.
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import BigIntegerField, Case, Value, When
 from django.utils import timezone
 
 from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
@@ -31,7 +33,6 @@ from frontier.strategies.base import LinkOut
 
 # Tries at inserting a batch's pages when other workers keep storing the same content meanwhile.
 PAGE_INSERT_TRIES = 3
-FINISH_FIELDS = ["state", "status_code", "error_kind", "last_error", "page", "lease_expires_at", "fetched_at"]
 
 
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
@@ -161,15 +162,7 @@ def _retry_or_fail(target: Target, result: FetchResult) -> None:
 def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: StepResult) -> None:
     """Pages, finished Targets, Links and new Targets of a batch, each kind in one or two statements."""
     page_of, created = _page_rows(crawl, items)
-    now = timezone.now()
-    finished = []
-    for item in items:
-        target, result, prepared = item.lease.target, item.outcome.result, item.prepared
-        target.state, target.status_code, target.page_id = Target.State.DONE, result.status, page_of[prepared.md5].pk
-        target.error_kind = result.error_kind or prepared.not_html or ""
-        target.last_error, target.lease_expires_at, target.fetched_at = (result.error or "")[:2000], None, now
-        finished.append(target)
-    Target.objects.bulk_update(sorted(finished, key=lambda t: t.pk), FINISH_FIELDS)
+    _finish_stored(items, page_of)
     step.stored_page_ids += [page.pk for page in created.values()]
 
     new_links, new_targets = [], []
@@ -184,6 +177,23 @@ def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: 
             _mark_redirect_target(crawl, item.lease.target, page, item.outcome.result, config)
     Link.objects.bulk_create(new_links, batch_size=500)
     step.new_target_ids += add_new_targets(crawl, new_targets, config).new_ids
+
+
+def _finish_stored(items: list[Fetched], page_of: dict[str, Page]) -> None:
+    """Mark the batch's Targets done with their Page: one UPDATE per distinct outcome (usually one,
+    "200, no error"), the page ids in a CASE; Django's bulk_update would write a CASE per column."""
+    outcomes: dict[tuple, dict[int, int]] = defaultdict(dict)
+    for item in items:
+        result, prepared = item.outcome.result, item.prepared
+        outcome = (result.status, result.error_kind or prepared.not_html or "", (result.error or "")[:2000])
+        outcomes[outcome][item.lease.target.pk] = page_of[prepared.md5].pk
+    now = timezone.now()
+    for (status, error_kind, error), pages in outcomes.items():
+        Target.objects.filter(pk__in=sorted(pages)).update(
+            state=Target.State.DONE, status_code=status, error_kind=error_kind, last_error=error,
+            lease_expires_at=None, fetched_at=now,
+            page_id=Case(*(When(pk=pk, then=Value(page_id)) for pk, page_id in pages.items()),
+                         output_field=BigIntegerField()))
 
 
 def _page_rows(crawl: Crawl, items: list[Fetched]) -> tuple[dict[str, Page], dict[str, Page]]:
