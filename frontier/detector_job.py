@@ -1,11 +1,12 @@
 """The BS Detector job: decide whether a site is bilingual when its first HTML page is stored.
 
 Link contexts come from the stored Links of that page; the Link Predictor scores them and the
-pages behind the best links are language-identified (Barbosa et al. 2011, Sec. 2.1). A URL the
-crawl already fetched is not fetched again: its stored Page's language is used. Pages fetched
-for the decision go through the crawler's own Fetcher (same user agent, address policy, proxy)
-and are counted in ``pages_downloaded``, not in the crawl's page budget; they obey the robots.txt
-the crawl has cached for the host.
+pages behind the best links are language-identified (Barbosa et al. 2011, Sec. 2.1). Those pages
+are real requests to the site, so they are fetched like any page of the crawl
+(``crawlweb.services.polite_fetch``): robots.txt and the host's politeness clock obeyed, the page
+stored (a URL the crawl already fetched is not fetched again) and counted in the crawl's page
+budget. Once the budget is spent the detector decides from what it has. ``pages_downloaded`` on
+the verdict counts the requests made for the decision.
 
 When the site is bilingual and the strategy is a back/forward crawl, the backlinks of the page
 are collected from the configured providers and scheduled in the backlink queue.
@@ -15,17 +16,12 @@ from __future__ import annotations
 import logging
 from urllib.parse import urlsplit
 
-from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 
-from crawlweb.crawler.charset import decode_html
-from crawlweb.crawler.htmlparse import parse_html
-from crawlweb.crawler.urls import InvalidURL, normalize_url
-from crawlweb.models import Crawl, Host, Page
-from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.network import fetcher_for
-from crawlweb.services.page_language import identify_page_language
-from crawlweb.services.storing import robots_policy
+from crawlweb.crawler.urls import registrable_domain
+from crawlweb.models import Crawl, Page
+from crawlweb.services.followups import run_followups
+from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
@@ -59,44 +55,43 @@ def link_contexts(page: Page) -> list[LinkContext]:
             for link in page.links.filter(kind__in=DETECTOR_LINK_KINDS).order_by("id")]
 
 
-def robots_allow(url: str) -> bool:
-    """The detector obeys the robots.txt the crawl has cached for the host; a host whose
-    robots.txt is not known yet is asked like any page (the crawl fetches robots.txt itself)."""
-    host = Host.objects.filter(name=urlsplit(url).hostname or "").first()
-    policy = robots_policy(host) if host is not None else None
-    return policy is None or policy.allows(url, django_settings.CRAWLER_USER_AGENT)
+class DetectorFetches:
+    """fetch_language(url) for the detector: the page's language, fetched on the crawl's account."""
 
+    def __init__(self, crawl: Crawl, page: Page):
+        self.crawl, self.page = crawl, page
+        self.depth = (Target.objects.filter(crawl=crawl, page=page).values_list("depth", flat=True).first() or 0) + 1
+        self.fetches: dict[str, PoliteFetch] = {}
 
-def language_fetcher(crawl: Crawl, config: CrawlConfig):
-    """fetch_language(url) for the detector: a stored Page's language, else fetch and identify."""
-    fetcher = fetcher_for(config.address_policy)
+    def __call__(self, url: str) -> str | None:
+        fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
+                                  depth=self.depth)
+        self.fetches[url] = fetched
+        return (fetched.page.language or None) if fetched.page is not None else None
 
-    def fetch_language(url: str) -> str | None:
-        try:
-            key = normalize_url(url, session_params=config.session_params, host_aliases=config.host_aliases)
-        except InvalidURL:
-            return None
-        stored = (Page.objects.filter(crawl=crawl, url=key).exclude(language="").values_list("language", flat=True)
-                  .first() or Page.objects.filter(crawl=crawl, final_url=key).exclude(language="")
-                  .values_list("language", flat=True).first())
-        if stored:
-            return stored
-        if not robots_allow(key):
-            return None
-        result = fetcher.fetch(key)
-        if result.status != 200 or not result.body:
-            return None
-        content_type = result.headers.get("content-type", "")
-        if "html" not in content_type.lower():
-            return None
-        charset = None
-        if "charset=" in content_type:
-            charset = content_type.split("charset=")[-1].strip("\"' ;")
-        text, _ = decode_html(result.body, charset)
-        parsed = parse_html(text, result.final_url, window_words=django_settings.CRAWLER_TEXT_WINDOW_WORDS)
-        return identify_page_language(parsed, result.final_url)[0] or None
+    @property
+    def downloaded(self) -> int:
+        return sum(f.downloaded for f in self.fetches.values())
 
-    return fetch_language
+    @property
+    def budget_spent(self) -> bool:
+        return any(f.reason == "budget" for f in self.fetches.values())
+
+    def evidence(self, pages: list[dict]) -> list[dict]:
+        """The verdict's pages, each with whether it was downloaded now and why it has no language."""
+        out = []
+        for item in pages:
+            fetched = self.fetches.get(item["url"])
+            extra = {"downloaded": bool(fetched and fetched.downloaded)}
+            if fetched is not None and fetched.reason:
+                extra["not_read"] = fetched.reason
+            out.append({**item, **extra})
+        return out
+
+    def run_followups(self) -> None:
+        """What storing the pages calls for (placement, pairing, detection of other sites)."""
+        for fetched in self.fetches.values():
+            run_followups(self.crawl, fetched.step)
 
 
 def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
@@ -106,39 +101,54 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
         return None
     crawl = page.crawl
     strategy = strategy_for(crawl)
-    config = CrawlConfig.for_crawl(crawl)
     predictor = RecordingPredictor(default_link_predictor())
+    fetches = DetectorFetches(crawl, page)
     verdict = detect_bilingual(
         page.final_url or page.url, page.language or None, link_contexts(page), predictor,
-        language_fetcher(crawl, config), min_likelihood=strategy.settings.min_likelihood,
+        fetches, min_likelihood=strategy.settings.min_likelihood,
         pair=(crawl.source_language, crawl.target_language), max_fetches=strategy.settings.max_fetches)
     best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
     evidence = {"page": page.final_url or page.url, "page_language": page.language,
-                "pages": verdict.evidence, "languages": verdict.languages_seen,
+                "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
                 "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
                 "candidates": verdict.candidates, "min_likelihood": strategy.settings.min_likelihood}
+    if fetches.budget_spent:
+        evidence["budget_spent"] = True  # decided without the pages the budget had no room for
     crawl.refresh_from_db(fields=["pages_fetched"])
+    stored = None
     try:
         with transaction.atomic():
             stored = SiteVerdict.objects.create(crawl=crawl, site_id=page.site_id, page=page, bilingual=verdict.bilingual,
-                                                evidence=evidence, pages_downloaded=verdict.pages_downloaded,
+                                                evidence=evidence, pages_downloaded=fetches.downloaded,
                                                 pages_fetched_at_decision=crawl.pages_fetched)
     except IntegrityError:  # another run of the job decided first
-        return None
-    if verdict.bilingual and strategy.back_and_forth:
+        pass
+    fetches.run_followups()  # after the verdict, so they do not ask for this site's detection again
+    if stored is not None and verdict.bilingual and strategy.back_and_forth:
         schedule_backlinks(crawl, strategy, page, stored)
     return stored
 
 
+def external_backlinks(urls: list[str], page_url: str) -> list[str]:
+    """The backlinks on other sites. A site's own pages (its menus, its other-language copy on a
+    subdomain: same registrable domain) link to it too, and search engines' link: answers are
+    full of them; they are internal links, which the back/forward crawl leaves out (Barbosa et
+    al. 2011, Sec. 2.2: "the crawler only considers out-of-site links")."""
+    own = registrable_domain(urlsplit(page_url).hostname or "")
+    return [url for url in urls if registrable_domain(urlsplit(url).hostname or "") != own]
+
+
 def schedule_backlinks(crawl: Crawl, strategy, page: Page, verdict: SiteVerdict) -> int:
-    """Ask the providers who links to the page; their pages go to the backlink queue."""
-    urls, errors = collect_backlinks(providers_for(crawl, strategy.settings), page.url)
+    """Ask the providers who links to the page; their pages on other sites go to the backlink queue."""
+    found, errors = collect_backlinks(providers_for(crawl, strategy.settings), page.url)
+    urls = external_backlinks(found, page.final_url or page.url)
     candidates = [Candidate(url) for url in urls]
     for candidate, priority in zip(candidates, strategy.backlink_priorities(candidates)):
         candidate.priority = priority
     depth = (Target.objects.filter(crawl=crawl, page=page).values_list("depth", flat=True).first() or 0) + 1
     added = add_targets(crawl, candidates, origin=Target.Origin.BACKLINK, depth=depth, source_page=page)
-    verdict.evidence = {**verdict.evidence, "backlinks_found": len(urls), "backlinks_added": added.added,
+    verdict.evidence = {**verdict.evidence, "backlinks_found": len(found), "backlinks_internal": len(found) - len(urls),
+                        "backlinks_added": added.added,
                         "backlink_errors": errors}
     verdict.save(update_fields=["evidence"])
     if errors:

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services.crawl_control import start_crawl
+from frontier.harvest import harvest_curve
 from frontier.models import SiteVerdict
 
 TESTWEB_PROVIDERS = [{"kind": "graph"}, {"kind": "http", "url_template": "http://backlinks.test/?url={url}"}]
@@ -43,16 +44,6 @@ class Run:
     def verdicts_per_page(self) -> float:
         """Sites the detector called bilingual per page fetched (what a crawl without truth sees)."""
         return self.bilingual_found / self.pages_fetched if self.pages_fetched else 0.0
-
-
-def harvest_curve(crawl: Crawl) -> list[tuple[int, int]]:
-    points, found = [(0, 0)], 0
-    for at in (SiteVerdict.objects.filter(crawl=crawl, bilingual=True).order_by("pages_fetched_at_decision", "id")
-               .values_list("pages_fetched_at_decision", flat=True)):
-        found += 1
-        points.append((min(at, crawl.pages_fetched), found))
-    points.append((crawl.pages_fetched, found))
-    return points
 
 
 def wait_for(crawl: Crawl, timeout: float) -> None:

@@ -4,8 +4,9 @@ The crawl starts with no prioritization. Every ``learning_interval`` fetched pag
 job collects the neighborhoods (URL, anchor, text around) of the links that led to fetched pages:
 - Forward-Link Classifier: a forward link is relevant when its target site has a bilingual
   verdict (immediate benefit); not relevant when the verdict says not bilingual.
-- Backlink Classifier: a backlink is relevant when its page has outlinks to bilingual sites other
-  than the one it was collected for (delayed benefit: it leads to new bilingual sites).
+- Backlink Classifier: a backlink is relevant when its page has outlinks to more bilingual sites
+  (other than the one it was collected for) than the median backlink page fetched so far
+  (delayed benefit: it leads to new bilingual sites; see ``backlink_bar``).
 It trains both Naive Bayes models, stores them as versioned ClassifierModel rows and re-scores
 every open Target of the two queues. Placement is a module with layers: probability >= primary
 (0.8) Primary, >= secondary (0.5) Secondary, else Reserve; the probability is the rank within a
@@ -14,10 +15,12 @@ layer, so priority = (3 - layer) + probability.
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from django.db import IntegrityError, transaction
 
-from crawlweb.models import Crawl, Link
+from crawlweb.crawler.urls import site_name
+from crawlweb.models import Crawl, Link, Site
 from frontier.classifiers.link_classifier import (
     LinkClassifier,
     LinkNeighborhood,
@@ -87,14 +90,41 @@ def training_sets(crawl) -> dict[str, tuple[list[LinkNeighborhood], list[int]]]:
             forward[0].append(neighborhood(t))
             forward[1].append(int(t.site_id in bilingual))
     backlink = ([], [])
-    for t in fetched.filter(origin=Target.Origin.BACKLINK).select_related("source_page"):
-        found_for = t.source_page.site_id if t.source_page_id else None
-        out_sites = set(Link.objects.filter(page_id=t.page_id, out_of_site=True)
-                        .values_list("target_url", flat=True)[:500])
-        targets_sites = set(Target.objects.filter(crawl=crawl, url__in=out_sites).values_list("site_id", flat=True))
+    pages = list(fetched.filter(origin=Target.Origin.BACKLINK)
+                 .only("url", "anchor_text", "text_around", "page_id", "source_page__site_id")
+                 .select_related("source_page"))
+    linked = linked_sites({t.page_id for t in pages})
+    benefit = [len((linked.get(t.page_id, set()) & bilingual) - {t.source_page.site_id if t.source_page_id else None})
+               for t in pages]
+    bar = backlink_bar(benefit)
+    for t, found in zip(pages, benefit):
         backlink[0].append(neighborhood(t))
-        backlink[1].append(int(bool((targets_sites & bilingual) - {found_for})))
+        backlink[1].append(int(found > bar))
     return {"forward": forward, "backlink": backlink}
+
+
+def backlink_bar(benefit: list[int]) -> float:
+    """Bilingual sites a backlink page must lead to, beyond the one it was found for, to count
+    as relevant: more than the median backlink page does. Co-cited bilingual sites are common
+    (half the backlink pages may name one more), so "at least one" marks nearly every page
+    relevant and teaches the classifier nothing; what pays is a hub (a links page, a directory)
+    that leads to more of them than an ordinary page does."""
+    if not benefit:
+        return 0.0
+    ordered = sorted(benefit)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return float(median) if any(b > median for b in benefit) else max(0.0, median - 1.0)
+
+
+def linked_sites(page_ids: set[int]) -> dict[int, set[int]]:
+    """Site ids each page links to out of its site. By site, not by URL: the crawl queues one URL
+    per site, and a backlink page may name the site by another of its URLs."""
+    names: dict[int, set[str]] = {}
+    for page_id, url in Link.objects.filter(page_id__in=page_ids, out_of_site=True).values_list("page_id", "target_url"):
+        names.setdefault(page_id, set()).add(site_name(urlsplit(url).hostname or ""))
+    ids = dict(Site.objects.filter(name__in=set().union(*names.values())).values_list("name", "id")) if names else {}
+    return {page: {ids[n] for n in found if n in ids} for page, found in names.items()}
 
 
 def rescore_frontier(crawl, classifiers: ClassifierSet) -> int:

@@ -1,14 +1,17 @@
-"""Dashboard pages of the layered frontier: "why is this Target here?" and layer counts per crawl."""
+"""Dashboard pages of the frontier: "why is this Target here?", layer counts per crawl, and the
+harvest curves of crawls side by side."""
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from crawlweb.models import Crawl
+from frontier.harvest import chart_for
 from frontier.layers.base import LAYER_NAMES
 from frontier.models import Target
 from frontier.placement import explain_target, layer_counts
 
 LIST_LIMIT = 200
+HARVEST_CHOICES = 50
 
 
 @staff_member_required
@@ -33,3 +36,16 @@ def layer_targets(request, pk, module, layer):
     context = {"crawl": crawl, "module": module, "layer": layer, "layer_name": LAYER_NAMES[layer],
                "targets": targets, "limit": LIST_LIMIT}
     return render(request, "frontier/layer_targets.html", context)
+
+
+@staff_member_required
+def harvest(request):
+    """Bilingual sites found vs pages fetched of the crawls named by ``?crawl=ID`` (repeatable)."""
+    chosen = {int(v) for v in request.GET.getlist("crawl") if v.isdigit()}
+    crawls = list(Crawl.objects.filter(pk__in=chosen).order_by("pk"))
+    chart = chart_for(crawls)
+    totals = [{"crawl": c, "found": s.found, "per_hundred": 100 * s.found / c.pages_fetched if c.pages_fetched else 0}
+              for c, s in zip(crawls, chart.series)]
+    context = {"chart": chart, "crawls": totals, "chosen": chosen,
+               "choices": Crawl.objects.order_by("-pk")[:HARVEST_CHOICES]}
+    return render(request, "frontier/harvest.html", context)

@@ -11,6 +11,7 @@ class Target(models.Model):
         RECYCLED = "recycled"
         REDIRECT = "redirect"
         DEEP_GUESS = "deep", "deep-page guess"
+        DETECTOR = "detector", "BS Detector check"
 
     class State(models.TextChoices):
         PENDING = "pending"

@@ -28,7 +28,8 @@ def queue_order(crawl) -> list[Q] | None:
     except ValueError:
         ratio = {"backlink": 1, "forward": 3}
     want_back, want_forward = float(ratio.get("backlink", 0)), float(ratio.get("forward", 0))
-    fetched = Target.objects.filter(crawl_id=crawl.pk, fetched_at__isnull=False)
+    # The share is of pages the scheduler chose; the BS Detector's own fetches are neither queue's.
+    fetched = Target.objects.filter(crawl_id=crawl.pk, fetched_at__isnull=False).exclude(origin=Target.Origin.DETECTOR)
     back = fetched.filter(BACKLINK_QUEUE).count()
     total = fetched.count()
     share = want_back / (want_back + want_forward)

@@ -1,6 +1,8 @@
-"""{% harvest_rows crawl as rows %}: bilingual sites found against pages fetched, for the crawl page."""
+"""{% harvest_rows crawl as harvest %}: bilingual sites found against pages fetched, for the crawl page:
+the curve as an SVG chart (``chart``) and as a few rows of numbers (``rows``)."""
 from django import template
 
+from frontier.harvest import chart_for
 from frontier.models import SiteVerdict
 
 register = template.Library()
@@ -16,4 +18,5 @@ def harvest_rows(crawl, points: int = 10) -> dict:
     step = max(1, -(-fetched // points))
     marks = sorted({min(fetched, k) for k in range(step, fetched + step, step)})
     return {"rows": [(k, sum(1 for a in at if a <= k)) for k in marks] if decided else [],
+            "chart": chart_for([crawl]) if decided else None,
             "decided": len(decided), "bilingual": len(at), "detector_pages": sum(d for *_, d in decided)}

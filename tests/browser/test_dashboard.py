@@ -31,3 +31,31 @@ def test_an_operator_starts_a_crawl_and_watches_its_counters_update(
 def test_the_dashboard_asks_for_a_login(page, live_server):
     page.goto(f"{live_server.url}/")
     assert "/admin/login/" in page.url
+
+
+def test_the_crawl_page_draws_the_harvest_curve(staff_login, live_server):
+    import hashlib
+
+    from django.utils import timezone
+
+    from crawlweb.models import Page
+    from crawlweb.services.targets import Candidate, add_targets
+    from frontier.models import SiteVerdict, Target
+
+    crawl = Crawl.objects.create(name="cobfc run", strategy="cobfc", page_budget=50, pages_fetched=50)
+    for number, at in enumerate((6, 18, 40)):
+        url = f"http://sajt{number}.rs/"
+        target = Target.objects.get(pk=add_targets(crawl, [Candidate(url)], origin="forward").new_ids[0])
+        page = Page.objects.create(crawl=crawl, site=target.site, host=target.host, url=url, final_url=url,
+                                   status_code=200, md5=hashlib.md5(url.encode()).hexdigest(), fetched_at=timezone.now())
+        SiteVerdict.objects.create(crawl=crawl, site=target.site, page=page, bilingual=True, pages_fetched_at_decision=at)
+    page = staff_login()
+    page.goto(f"{live_server.url}/crawls/{crawl.pk}/")
+    line = page.locator("svg polyline.harvest-line")
+    assert line.get_attribute("data-points") == "0,0 6,1 18,2 40,3 50,3"
+    box = line.bounding_box()
+    assert box["width"] > 300 and box["height"] > 100, "the curve is drawn across the figure"
+    assert page.locator("svg circle").count() == 3
+    page.click("text=Compare with other crawls")
+    assert page.locator("svg polyline.harvest-line").count() == 1
+    assert "cobfc run" in page.locator("table.harvest-totals").inner_text()

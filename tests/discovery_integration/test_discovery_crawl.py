@@ -80,7 +80,13 @@ def test_focc_follows_only_links_of_relevant_pages(sync_jobs, through_test_web, 
                                 topic={"definition": "50: zzqx astronautics=SPACE", "cutoff": 10})
     start_crawl(off_topic)
     off_topic.refresh_from_db()
-    assert off_topic.pages_fetched == 2, "nothing is relevant: only the two seeds are fetched"
+    # Nothing is relevant: only the two seeds are fetched, and the pages the BS Detector read to
+    # judge their sites (real requests, counted like any page).
+    read = sum(SiteVerdict.objects.filter(crawl=off_topic).values_list("pages_downloaded", flat=True))
+    assert off_topic.pages_fetched == 2 + read
+    fetched = Target.objects.filter(crawl=off_topic, fetched_at__isnull=False)
+    assert fetched.filter(origin=Target.Origin.SEED).count() == 2
+    assert set(fetched.values_list("origin", flat=True)) == {Target.Origin.SEED, Target.Origin.DETECTOR}
     assert not Target.objects.filter(crawl=off_topic, origin=Target.Origin.FORWARD).exists()
     on_topic = discovery_crawl(through_test_web, "focc", budget=10,
                                topic={"definition": "10: [a-z]+=ANY", "cutoff": 1})

@@ -2,7 +2,10 @@
 import csv
 
 import pytest
-from django.core.management import call_command
+from django.conf import settings
+from django.core.management import CommandError, call_command
+
+from crawlweb.models import Crawl
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,4 +20,14 @@ def test_experiment_writes_the_harvest_curve_of_each_strategy(sync_jobs, crawl_s
         assert curve[-1][0] == 10 and curve[-1][1] >= 1, "the seeds are bilingual sites"
         assert curve == sorted(curve), "the curve never goes down"
     assert (tmp_path / "harvest.png").read_bytes()[:4] == b"\x89PNG"
-    assert "ratio of truly bilingual sites obfc_vs_fc" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ratio of truly bilingual sites obfc_vs_fc" in out
+    # The same curves on the dashboard, side by side.
+    crawls = list(Crawl.objects.order_by("pk").values_list("pk", flat=True))
+    assert f"dashboard: /frontier/harvest/?crawl={crawls[0]}&crawl={crawls[1]}" in out
+    assert settings.CRAWLER_BATCH_SIZE == 4, "small batches: the frontier order decides nearly every fetch"
+
+
+def test_a_bad_batch_size_is_refused(sync_jobs, tmp_path):
+    with pytest.raises(CommandError, match="batch-size"):
+        call_command("experiment", testweb=True, size=16, budget=10, batch_size=0, out=str(tmp_path))

@@ -120,3 +120,63 @@ def test_the_crawl_page_shows_bilingual_sites_found_against_pages_fetched(admin_
     assert "Bilingual sites found vs pages fetched" in page
     assert "1 of 2 sites judged bilingual" in page
     assert "<tr><td>8</td><td>0</td></tr>" in page and "<tr><td>16</td><td>1</td></tr>" in page
+
+
+def fetched_backlink(crawl, url, found_for_page, links_to):
+    """A backlink page the crawl fetched (collected for ``found_for_page``) and its out-of-site links."""
+    from crawlweb.models import Link
+
+    target = Target.objects.get(pk=add_targets(crawl, [Candidate(url)], origin="backlink",
+                                               source_page=found_for_page).new_ids[0])
+    page = Page.objects.create(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=url, final_url=url,
+                               status_code=200, md5=hashlib.md5(url.encode()).hexdigest(), fetched_at=timezone.now())
+    Target.objects.filter(pk=target.pk).update(state=Target.State.DONE, page=page)
+    Link.objects.bulk_create([Link(page=page, target_url=u, url_as_linked=u, kind="a", out_of_site=True)
+                              for u in links_to])
+
+
+def test_a_backlink_page_is_relevant_when_it_leads_to_more_bilingual_sites_than_most():
+    from frontier.learning import training_sets
+
+    crawl = Crawl.objects.create(name="cobfc", strategy="cobfc", page_budget=100)
+    for name in ("prvi", "drugi", "treci", "cetvrti"):
+        fetched_forward(crawl, f"http://www.{name}.rs/", name, "", True)
+    fetched_forward(crawl, "http://www.prodavnica.com/", "shop", "", False)
+    found_for = Page.objects.get(crawl=crawl, url="http://www.prvi.rs/")
+    # A links page naming four bilingual sites (by other URLs than the ones the crawl fetched)...
+    fetched_backlink(crawl, "http://www.imenik.rs/linkovi.html", found_for,
+                     ["http://www.prvi.rs/sr/", "http://www.drugi.rs/en/", "http://treci.rs/?lang=sr",
+                      "http://www.cetvrti.rs/index.en.html"])
+    # ...and pages whose footer names the site they were found for and one more.
+    for n in range(3):
+        fetched_backlink(crawl, f"http://www.apoteka.rs/strana-{n}.html", found_for,
+                         ["http://www.prvi.rs/", "http://www.drugi.rs/", "http://www.prodavnica.com/"])
+    neighborhoods, labels = training_sets(crawl)["backlink"]
+    relevant = {n.url for n, label in zip(neighborhoods, labels) if label}
+    assert relevant == {"http://www.imenik.rs/linkovi.html"}
+
+
+@pytest.mark.parametrize("benefit, bar", [
+    ([0, 1, 1, 1, 4, 5], 1.0),  # the median page leads to one more bilingual site: hubs lead to more
+    ([0, 0, 0, 2], 0.0),  # most lead nowhere: leading anywhere is relevant
+    ([1, 1, 1], 0.0),  # all alike: everything relevant, the iteration skips this classifier
+    ([], 0.0),
+])
+def test_the_backlink_bar_is_the_median_benefit(benefit, bar):
+    from frontier.learning import backlink_bar
+
+    assert backlink_bar(benefit) == bar
+
+
+def test_the_detectors_fetches_do_not_count_in_the_queue_shares():
+    crawl = Crawl.objects.create(name="obfc", strategy="obfc", page_budget=100,
+                                 config={"queue_ratio": {"backlink": 1, "forward": 1}})
+    add_targets(crawl, [Candidate(f"http://back{i}.rs/") for i in range(3)], origin="backlink")
+    add_targets(crawl, [Candidate(f"http://fwd{i}.rs/") for i in range(2)], origin="forward")
+    add_targets(crawl, [Candidate(f"http://back0.rs/page{i}") for i in range(4)], origin="detector")
+    done = Target.objects.filter(crawl=crawl).filter(url__in=["http://back0.rs/", "http://back1.rs/",
+                                                              "http://fwd0.rs/"]) \
+        | Target.objects.filter(crawl=crawl, origin="detector")
+    Target.objects.filter(pk__in=[t.pk for t in done]).update(state="done", fetched_at=timezone.now())
+    # Two backlink pages of three chosen by the scheduler: the forward queue is behind its half.
+    assert {lease.target.origin for lease in lease_batch(crawl, "w1", 10, 60)} == {"forward"}

@@ -13,6 +13,7 @@ from frontier.classifiers.link_classifier import (
     LinkClassifier,
     LinkNeighborhood,
     ModelBytesError,
+    context_weights,
     layer_for_probability,
     neighborhood_features,
 )
@@ -29,6 +30,39 @@ def test_features_keep_the_four_contexts_apart_and_the_host_unstemmed():
     assert {"host:hoteli", "host:rs", "path:smesta", "path:hotel", "anchor:hotel", "around:hotel"} <= set(feats)
     assert not any(f.endswith(":the") or f.endswith(":in") for f in feats)  # stop words removed
     assert not any(f.startswith("path:example") for f in feats)  # the host is not part of the URL context
+
+
+def test_each_context_gets_one_vote_however_many_words_it_has():
+    n = LinkNeighborhood("http://www.vila.rs/en/", "Vila", "Hotel Jadran Kafana Pekara Apoteka Radio Muzej Galerija")
+    weights = context_weights(neighborhood_features(n, Normalizer(("sr", "en"))))
+    for context in ("path", "host", "anchor", "around"):
+        assert sum(w for k, w in weights.items() if k.startswith(context + ":")) == pytest.approx(1.0)
+    assert weights["path:en"] == 1.0 and weights["around:hotel"] < 0.2
+
+
+def _listed_links(rng: random.Random, n: int):
+    """Links from lists of sites: only the URL tells (a language folder), while the text around
+    each link is ten names of its neighbours in the list, as on real link pages."""
+    names = [f"sajt{i}" for i in range(60)]
+    links, labels = [], []
+    for i in range(n):
+        label = int(rng.random() < 0.5)
+        url = f"http://www.{rng.choice(names)}x{i}.rs/" + (rng.choice(["en/", "english/", "?lang=en"]) if label else "")
+        links.append(LinkNeighborhood(url, rng.choice(names), " ".join(rng.sample(names, 10))))
+        labels.append(label)
+    return links, np.array(labels)
+
+
+def test_the_words_around_a_link_do_not_drown_its_url():
+    from sklearn.metrics import roc_auc_score
+
+    rng = random.Random(0)
+    train, train_labels = _listed_links(rng, 40)
+    test, test_labels = _listed_links(rng, 200)
+    voted = roc_auc_score(test_labels, LinkClassifier.train(train, train_labels).predict_proba(test))
+    counted = roc_auc_score(test_labels, LinkClassifier.train(train, train_labels, weighting="counts")
+                            .predict_proba(test))
+    assert voted > 0.95 and voted > counted + 0.05
 
 
 def test_latin_and_cyrillic_serbian_words_stem_to_the_same_feature():
@@ -104,6 +138,25 @@ def test_stored_bytes_give_back_the_same_classifier():
     again = LinkClassifier.from_bytes(data)
     assert np.array_equal(again.predict_proba(links), model.predict_proba(links))
     assert again.pair == ("sr", "en")
+
+
+def test_a_model_stored_before_the_context_votes_is_read_with_counts():
+    import io
+    import pickle
+
+    from frontier.classifiers.link_classifier import MAGIC, VERSION
+
+    model = LinkClassifier.train(*_crawl_links(random.Random(1), 120), weighting="counts")
+    payload = {"version": VERSION, "pair": model.pair, "alpha": model.alpha, "vectorizer": model.vectorizer,
+               "model": model.model}  # what to_bytes wrote before the weighting was stored
+    buffer = io.BytesIO()
+    pickle.dump(payload, buffer)
+    old = LinkClassifier.from_bytes(MAGIC + VERSION.to_bytes(2, "big") + buffer.getvalue())
+    assert old.weighting == "counts"
+    links = _crawl_links(random.Random(2), 20)[0]
+    assert np.array_equal(old.predict_proba(links), model.predict_proba(links))
+    assert LinkClassifier.from_bytes(LinkClassifier.train(*_crawl_links(random.Random(1), 60)).to_bytes()) \
+        .weighting == "context"
 
 
 def test_bytes_of_another_version_or_kind_are_refused():

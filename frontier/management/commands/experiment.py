@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
 from frontier.experiment import TESTWEB_PROVIDERS, compare, ratios, write_outputs
 from frontier.strategies.registry import strategy_classes
@@ -27,12 +28,17 @@ class Command(BaseCommand):
         parser.add_argument("--budget", type=int, default=300)
         parser.add_argument("--seeds", help="file of seed URLs, one per line")
         parser.add_argument("--testweb", action="store_true", help="crawl the bundled test web (started here)")
-        parser.add_argument("--size", type=int, default=60, help="test web sites")
+        parser.add_argument("--size", type=int, default=400,
+                            help="test web sites; keep it well above what the budget can reach, or every "
+                                 "strategy ends up fetching the same sites and the order cannot matter")
         parser.add_argument("--pages-per-site", type=int, default=6)
         parser.add_argument("--web-seed", type=int, default=5)
         parser.add_argument("--seed-count", type=int, default=2)
         parser.add_argument("--config", default="{}", help="JSON merged into every crawl's config")
         parser.add_argument("--out", default="var/experiment")
+        parser.add_argument("--batch-size", type=int, default=4,
+                            help="Targets leased per crawl step (CRAWLER_BATCH_SIZE) during the runs: small, so the "
+                                 "frontier order decides nearly every fetch, as in the paper's one-link-at-a-time loop")
 
     def handle(self, *args, **opts):
         strategies = [s.strip().lower() for s in opts["strategies"].split(",") if s.strip()]
@@ -40,6 +46,9 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown strategies {sorted(unknown)}; known: {sorted(strategy_classes())}")
         config = {"random_seed": 1, **json.loads(opts["config"])}
+        if opts["batch_size"] < 1:
+            raise CommandError("--batch-size must be at least 1")
+        settings.CRAWLER_BATCH_SIZE = opts["batch_size"]
         if opts["testweb"]:
             runs = self._on_testweb(strategies, config, opts)
         elif opts["seeds"]:
@@ -62,6 +71,8 @@ class Command(BaseCommand):
             label = "ratio of truly bilingual sites" if with_truth else "ratio"
             self.stdout.write(f"{label} {key} = {value:.3f}")
         self.stdout.write(f"wrote {csv_path} and {png_path}")
+        query = "&".join(f"crawl={run.crawl_id}" for run in runs)
+        self.stdout.write(f"dashboard: {reverse('frontier:harvest')}?{query}")
         self.runs = runs
 
     def _on_testweb(self, strategies, config, opts):

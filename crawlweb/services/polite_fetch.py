@@ -1,0 +1,167 @@
+"""Fetch one URL for a crawl outside its crawl steps, politely and on the crawl's page budget.
+
+The Bilingual Site Detector reads a few pages of a site to decide whether it is bilingual. Those
+are real requests to the site, so they go the way a crawl step's do: the URL becomes a Target of
+the crawl, the host is claimed (one request in flight, its politeness clock respected), robots.txt
+is obeyed (fetched first when the host has no fresh copy), the shared Fetcher sends the request,
+the WARC file records it, and ``record_outcome`` stores the Page (language identified, links kept)
+and counts it in ``Crawl.pages_fetched``. A page the crawl already stored is not fetched again.
+
+The caller runs the follow-ups of what was stored (``StepResult``) when it is ready to, so a
+follow-up does not start a second decision about the site being decided.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from crawlweb.crawler.urls import InvalidURL, normalize_url
+from crawlweb.models import Crawl, Host, Page
+from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.followups import StepResult
+from crawlweb.services.hosts import host_for
+from crawlweb.services.leasing import Lease
+from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
+from crawlweb.services.storing import host_interval, record_outcome, robots_policy
+from crawlweb.services.targets import Candidate, add_targets
+from frontier.models import Target
+
+# A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
+MAX_ROUNDS = 2
+# Seconds added to two politeness intervals for the longest wait for a host before giving up.
+EXTRA_WAIT_S = 5.0
+POLL_S = 0.25
+HELD = (Crawl.State.PAUSED, Crawl.State.STOPPED)
+
+
+@dataclass
+class PoliteFetch:
+    """What one fetch_for_crawl call gave: the page (stored now or before) or why there is none."""
+
+    page: Page | None = None
+    downloaded: bool = False  # a request was made and counted in the crawl's pages
+    reason: str = ""  # no page: budget, paused, stopped, invalid, robots, busy, not_fetchable, failed
+    step: StepResult = field(default_factory=lambda: StepResult(0))
+
+
+def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | None = None,
+                    depth: int = 0) -> PoliteFetch:
+    config = CrawlConfig.for_crawl(crawl)
+    outcome = PoliteFetch(step=StepResult(crawl.pk))
+    try:
+        key = normalize_url(url, session_params=config.session_params, host_aliases=config.host_aliases)
+    except InvalidURL:
+        outcome.reason = "invalid"
+        return outcome
+    stored = _stored_page(crawl, key)
+    if stored is not None:
+        outcome.page = stored
+        return outcome
+    host = host_for(urlsplit(key).hostname or "")
+    policy = robots_policy(host)
+    if policy is not None and not policy.allows(key, settings.CRAWLER_USER_AGENT):
+        outcome.reason = "robots"
+        return outcome
+    created = False
+    for _ in range(MAX_ROUNDS):
+        if not _budget_left(crawl):
+            outcome.reason = "budget"
+            break
+        if crawl.state in HELD:  # the operator paused or stopped the crawl: no request of its own either
+            outcome.reason = crawl.state
+            break
+        owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
+        if not _claim_host(host, config, owner):
+            outcome.reason = "busy"
+            break
+        target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
+        created = created or made
+        if target is None:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
+            Host.objects.filter(pk=host.pk).update(busy_until=None)
+            outcome.page = _stored_page(crawl, key)
+            outcome.reason = "" if outcome.page else "not_fetchable"
+            break
+        if not _budget_left(crawl, own=target.pk):  # a crawl step took the last pages meanwhile
+            Target.objects.filter(pk=target.pk, lease_owner=owner).update(
+                state=Target.State.PENDING, lease_owner="", lease_expires_at=None, attempts=F("attempts") - 1)
+            Host.objects.filter(pk=host.pk).update(busy_until=None)
+            outcome.reason = "budget"
+            break
+        host.refresh_from_db()
+        network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
+                               warc_writer_for(crawl.pk))
+        record_outcome(crawl, Lease(target=target, host=host), network, config, outcome.step)
+        if network.robots is not None:  # that request was robots.txt; the page waits its turn
+            host.refresh_from_db()
+            continue
+        target.refresh_from_db(fields=["state", "page"])
+        outcome.downloaded = network.result is not None and network.result.status is not None
+        outcome.page = target.page if target.state == Target.State.DONE else None
+        outcome.reason = "" if outcome.page else ("robots" if network.disallowed else "failed")
+        break
+    if created:
+        # A Target made for this fetch must not stay in the frontier: the crawl's strategy did
+        # not choose it (a back/forward crawl fetches no in-site pages of its own accord).
+        Target.objects.filter(crawl=crawl, url=key, state__in=(Target.State.PENDING, Target.State.LEASED)).update(
+            state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
+            last_error=f"fetched for {origin}; not retried by the crawl")
+    return outcome
+
+
+def _stored_page(crawl: Crawl, key: str) -> Page | None:
+    return (Page.objects.filter(crawl=crawl, url=key).first()
+            or Page.objects.filter(crawl=crawl, final_url=key).first())
+
+
+def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
+    """Room for one more page: the budget minus pages fetched and other requests in flight.
+
+    Asked again once our Target is leased, so a crawl step that leases after that sees it in
+    flight; a step that counted before and leases after may still take the same last page (the
+    budget is as soft here as between two parallel steps, see README "Finding bilingual sites")."""
+    crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state"])
+    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
+                                      lease_expires_at__gte=timezone.now()).exclude(pk=own).count()
+    return crawl.budget_left - in_flight > 0
+
+
+def _claim_host(host: Host, config: CrawlConfig, owner: str) -> bool:
+    """Wait for the host's turn (free, politeness clock passed), then claim it with a conditional
+    update; False when that does not happen within two politeness intervals (plus a few seconds)."""
+    deadline = time.monotonic() + 2 * host_interval(host, config) + EXTRA_WAIT_S
+    while True:
+        now = timezone.now()
+        free = (Q(busy_until__isnull=True) | Q(busy_until__lt=now)) & \
+               (Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now))
+        expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
+        if Host.objects.filter(free, pk=host.pk).update(busy_until=expires, last_served_at=now):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
+        moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
+        wait = max((m - now).total_seconds() for m in moments) if moments else 0.05
+        # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
+        time.sleep(min(max(wait, 0.01), POLL_S, max(0.01, deadline - time.monotonic())))
+
+
+def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tuple[Target | None, bool]:
+    """The URL's Target, leased to ``owner``; (None, made) when it is not pending any more."""
+    made = bool(add_targets(crawl, [Candidate(key)], origin=origin, depth=min(depth, crawl.max_depth),
+                            source_page=source_page, config=config).new_ids)
+    now = timezone.now()
+    claimed = Target.objects.filter(
+        Q(state=Target.State.PENDING) | Q(state=Target.State.LEASED, lease_expires_at__lt=now),
+        crawl=crawl, url=key,
+    ).update(state=Target.State.LEASED, lease_owner=owner, attempts=F("attempts") + 1, due_at=None,
+             lease_expires_at=now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS))
+    if not claimed:
+        return None, made
+    return Target.objects.select_related("page", "host").get(crawl=crawl, url=key), made
