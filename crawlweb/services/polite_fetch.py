@@ -96,7 +96,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
             break
         host.refresh_from_db()
         network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
-                               warc_writer_for(crawl.pk))
+                               warc_writer_for(crawl.pk), hop_interval=host_interval(host, config))
         record_outcome(crawl, Lease(target=target, host=host), network, config, outcome.step)
         if network.robots is not None:  # that request was robots.txt; the page waits its turn
             host.refresh_from_db()
