@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from crawlweb.crawler.urls import site_name
-from crawlweb.jobs.queueing import enqueue
+from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_followups
@@ -102,7 +102,7 @@ def _step(crawl: Crawl) -> int:
         time.sleep(min(max(wait - settings.CRAWLER_LEASE_LOOKAHEAD, 0.01), MAX_IDLE_WAIT_S))
         enqueue(crawl_step, crawl.pk)
         return 0
-    leased, deadline = 0, time.monotonic() + settings.CRAWLER_STEP_SECONDS
+    leased, deadline = 0, time.monotonic() + _step_seconds()
     following: list = []
     try:
         while batch:
@@ -119,6 +119,14 @@ def _step(crawl: Crawl) -> int:
             future.exception()
     enqueue(crawl_step, crawl.pk)
     return leased
+
+
+def _step_seconds() -> float:
+    """One batch per job when jobs run synchronously: there the follow-up jobs a batch queued
+    (placement, the BS Detector, scoring) run only between steps, and the crawl must not outrun them."""
+    if not uses_redis() and settings.JOBS_INPROCESS_MODE == "sync":
+        return 0.0
+    return settings.CRAWLER_STEP_SECONDS
 
 
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
