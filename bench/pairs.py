@@ -22,7 +22,12 @@ Hooks for other data (``--truth FILE --pages FILE``):
        "html": "<optional>", "domain": "<optional, e.g. gov.rs>"}
   --truth: {"sites": [{"host": "…", "parallel_pairs": [[url_a, url_b], …]}]} (truth.json format;
       pairs are compared unordered).  A guessed deep URL "exists" when it is a page in --pages.
+3. The filter audit (bench/support/filter_audit.py): the share of the pairs the filter removes that
+   are truly non-parallel (the method's 85.40 %), on a pool of weak candidates (every Def. 1
+   candidate pair, declarations, deep guesses), on the real sites (identifier languages) and on
+   the test web crawl's stored pages.
 Last line: RESULT pair_precision=<float> pair_recall=<float> mining_100k_s=<float>
+           filtered_nonparallel_real=<float> filtered_real=<int> [filtered_nonparallel_testweb=… filtered_testweb=…]
 (pairs: all methods together, one-to-one, after the filter; from the test web crawl, or from the
 real sites with --no-testweb).
 Timings are wall clock on a shared machine; the CPU column shows the process's own time.
@@ -46,6 +51,7 @@ from evaluation.pairing.patterns import mine_pairs, mine_site_patterns, top_glob
 from evaluation.pairing.pipeline import PairingConfig, SiteInput, run_pairing  # noqa: E402
 from evaluation.pairing.records import PageRecord, base_language, pattern_label  # noqa: E402
 from evaluation.pairing.similarity import filter_pairs, pattern_weights  # noqa: E402
+from bench.support.filter_audit import audit, report  # noqa: E402
 from crawlweb.crawler.htmlparse import parse_html  # noqa: E402
 from crawlweb.language.identify import identify_language  # noqa: E402
 
@@ -240,19 +246,30 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if bool(args.truth) != bool(args.pages):
         parser.error("--truth and --pages go together")
+    audits = {}
     if args.pages:
-        precision, recall, _ = evaluate(*jsonl_inputs(args.pages, args.truth), label=f"pages from {args.pages}")
+        inputs = jsonl_inputs(args.pages, args.truth)
+        precision, recall, _ = evaluate(*inputs, label=f"pages from {args.pages}")
+        audits["pages"] = audit(*inputs)
+        report(audits["pages"], f"pages from {args.pages}")
     else:
-        precision, recall, _ = evaluate(*real_inputs(True), label="real sites, languages = truth + identifier")
+        given = real_inputs(True)
+        precision, recall, _ = evaluate(*given, label="real sites, languages = truth + identifier")
+        report(audit(*given), "real sites, languages = truth + identifier")
         print("NOTE: pages of truth pairs get their language from truth.json, so this row measures pairing\n"
               "      given right languages; the identifier-only row is what the crawler itself gets.")
-        evaluate(*real_inputs(False), label="real sites, languages = project's identifier only")
+        identified = real_inputs(False)
+        evaluate(*identified, label="real sites, languages = project's identifier only")
+        audits["real"] = audit(*identified)
+        report(audits["real"], "real sites, languages = project's identifier only")
     if not args.no_testweb:
         from bench.support.pairs_testweb import run as run_testweb
 
-        precision, recall = run_testweb(args.quick)
+        precision, recall, audits["testweb"] = run_testweb(args.quick)
     mining_100k = mining_speed()
-    print(f"RESULT pair_precision={precision:.4f} pair_recall={recall:.4f} mining_100k_s={mining_100k:.3f}")
+    extra = " ".join(f"filtered_nonparallel_{name}={figures.share_non_parallel:.4f} filtered_{name}={figures.filtered}"
+                     for name, figures in audits.items())
+    print(f"RESULT pair_precision={precision:.4f} pair_recall={recall:.4f} mining_100k_s={mining_100k:.3f} {extra}")
 
 
 if __name__ == "__main__":

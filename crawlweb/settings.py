@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crawlweb.env import (
-    database_from_url, env_bool, env_choice, env_list, env_number, env_str, redis_url, secret_key,
+    SettingError, database_from_url, env_bool, env_choice, env_list, env_number, env_str, redis_url, secret_key,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -122,6 +122,13 @@ LOGGING = {
 
 # --- Pairing (Pupsniffer). Defaults are the method's values; see evaluation/services/config.py.
 # Only variables that are set become settings, so the dataclass defaults stay the single source.
+def _growth(name: str) -> float:
+    value = env_number(name, 2.0, minimum=0)
+    if 0 < value <= 1:
+        raise SettingError(f"{name}={value!r} must be 0 (score the whole crawl only at its end) or above 1")
+    return value
+
+
 _PAIRS_READERS = {
     "PAIRS_LOCAL_THRESHOLD": lambda name: env_number(name, 0.1, minimum=0, maximum=1),
     "PAIRS_MIN_FREQUENCY": lambda name: env_number(name, 2, minimum=1, integer=True),
@@ -133,8 +140,13 @@ _PAIRS_READERS = {
     "PAIRS_FILTER_TOP_N": lambda name: env_number(name, 30, minimum=1, integer=True),
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
     "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),
+    "PAIRS_STRUCTURE_MAX_DP": lambda name: env_number(name, 0.5, minimum=0, maximum=1),
     "PAIRS_DISCOVERY_TOP_K": lambda name: env_number(name, 500, minimum=1, integer=True),
     "PAIRS_DISCOVERY_MEASURE": lambda name: env_choice(name, "wpr", ("wpr", "pr", "linkout")),
+    "PAIRS_DISCOVERY_ITERATIONS": lambda name: env_number(name, 1, minimum=1, maximum=100, integer=True),
+    "PAIRS_DISCOVERY_PAGES_PER_SITE": lambda name: env_number(name, 50, minimum=1, integer=True),
+    "PAIRS_RESCORE_GROWTH": lambda name: _growth(name),
+    "PAIRS_RESCORE_MIN_PAGES": lambda name: env_number(name, 100, minimum=1, integer=True),
 }
 for _name, _read in _PAIRS_READERS.items():
     if env_str(_name, ""):

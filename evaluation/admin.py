@@ -2,8 +2,10 @@ from django.contrib import admin
 
 from evaluation.models import (
     CandidatePair,
+    CrawlScoring,
     DeepCheck,
     DiscoveredSite,
+    DiscoveryRun,
     ScriptVariant,
     SiteCredibility,
     UrlPattern,
@@ -53,7 +55,19 @@ class DeepCheckAdmin(admin.ModelAdmin):
 
 @admin.register(DiscoveredSite)
 class DiscoveredSiteAdmin(admin.ModelAdmin):
-    list_display = ("rank", "host", "sum_linkout", "sum_pr", "sum_wpr", "added_as_seed", "crawl")
-    list_filter = ("crawl", "added_as_seed")
+    list_display = ("iteration", "rank", "host", "sum_linkout", "sum_pr", "sum_wpr", "added_as_seed", "crawl")
+    list_filter = ("crawl", "iteration", "added_as_seed")
     search_fields = ("host",)
+    raw_id_fields = ("crawl",)
+
+
+@admin.register(DiscoveryRun)
+class DiscoveryRunAdmin(admin.ModelAdmin):
+    list_display = ("crawl", "iteration", "iterations", "waiting", "finished", "seeds_added", "updated_at")
+    raw_id_fields = ("crawl",)
+
+
+@admin.register(CrawlScoring)
+class CrawlScoringAdmin(admin.ModelAdmin):
+    list_display = ("crawl", "passes", "pages_at_last_pass", "pending", "last_pass_at")
     raw_id_fields = ("crawl",)

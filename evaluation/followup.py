@@ -1,54 +1,36 @@
-"""After each crawl step: schedule score_site for the sites whose pages were just stored.
+"""Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
-Debounced with a ScoreClaim row per (crawl, site): a site is enqueued only when this call
-flips its claim from "not pending" to "pending" (a conditional UPDATE, so two workers cannot
-both win), and score_site releases the claim when it starts.  A claim pending for longer than
-STALE_AFTER (its job was lost with a dead worker) may be taken again.
+- After each step: score_site for the sites whose pages were just stored, at most one pending
+  per site (services/claims.py).  It mines only its own site and refreshes the global rows.
+- Now and then: score_crawl, the crawl-wide pass.  score_site re-pairs only its own site, so
+  sites scored early would keep judging with old global patterns (rescue_global, deep guesses,
+  Def. 9).  The pass re-pairs every site under one global view.  It is due each time the crawl
+  has grown PAIRS_RESCORE_GROWTH times since the last pass (from PAIRS_RESCORE_MIN_PAGES on), and
+  once more when the crawl finishes; that last pass also starts the next discovery iteration.
 """
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.db import IntegrityError, transaction
-from django.db.models import Q
-from django.utils import timezone
-
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
-from evaluation.models import ScoreClaim
+from evaluation.jobs import score_crawl, score_site
+from evaluation.services.claims import claim, claim_crawl_pass
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import canonical_site_ids
-
-STALE_AFTER = timedelta(minutes=30)
-
-
-def claim(crawl_id: int, site_id: int) -> bool:
-    """True when the caller won the right to enqueue score_site for the site."""
-    now = timezone.now()
-    won = ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).filter(
-        Q(pending=False) | Q(claimed_at__lt=now - STALE_AFTER)).update(pending=True, claimed_at=now)
-    if won:
-        return True
-    if ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).exists():
-        return False
-    try:
-        with transaction.atomic():
-            ScoreClaim.objects.create(crawl_id=crawl_id, site_id=site_id, pending=True, claimed_at=now)
-        return True
-    except IntegrityError:  # another worker created it first: its job will score the site
-        return False
-
-
-def release_claim(crawl_id: int, site_id: int) -> None:
-    ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).update(pending=False)
 
 
 def after_step(crawl, step) -> None:
     if not step.stored_page_ids:
         return
-    from evaluation.jobs import score_site
-
+    cfg = PairsSettings.current()
     site_ids = Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True).distinct()
-    for site_id in sorted(canonical_site_ids(crawl.pk, site_ids, PairsSettings.current().group_max_sites)):
+    for site_id in sorted(canonical_site_ids(crawl.pk, site_ids, cfg.group_max_sites)):
         if claim(crawl.pk, site_id):
             enqueue(score_site, crawl.pk, site_id, queue_name="score")
+    if claim_crawl_pass(crawl.pk, cfg):
+        enqueue(score_crawl, crawl.pk, queue_name="score")  # behind the score_site jobs just queued
+
+
+def after_finish(crawl) -> None:
+    """The crawl finished by itself: one last crawl-wide pass."""
+    if claim_crawl_pass(crawl.pk, PairsSettings.current(), finished=True):
+        enqueue(score_crawl, crawl.pk, queue_name="score")

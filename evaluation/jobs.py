@@ -7,6 +7,7 @@ from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from evaluation.services import deep as deep_service
 from evaluation.services import scoring
+from evaluation.services.claims import end_crawl_pass, release_claim, start_crawl_pass
 from evaluation.services.config import PairsSettings
 
 log = logging.getLogger(__name__)
@@ -18,8 +19,6 @@ def _record_error(crawl_id: int, what: str, error: Exception) -> None:
 
 def score_site(crawl_id: int, site_id: int) -> None:
     """Re-mine one site's patterns, refresh the global credibility, re-pair the site."""
-    from evaluation.followup import release_claim
-
     release_claim(crawl_id, site_id)  # pages stored from now on trigger a new job
     cfg = PairsSettings.current()
     try:
@@ -33,9 +32,16 @@ def score_site(crawl_id: int, site_id: int) -> None:
 
 
 def score_crawl(crawl_id: int) -> None:
+    """The crawl-wide pass: every site under one global credibility; then, when the crawl has
+    finished a discovery round, the next discovery iteration."""
+    from evaluation.services import discovery as discovery_service  # networkx: imported only when needed
+
+    start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     cfg = PairsSettings.current()
     try:
         scoring.score_crawl(crawl_id, cfg)
+        end_crawl_pass(crawl_id)
+        discovery_service.continue_discovery(crawl_id, cfg)
     except Exception as error:
         _record_error(crawl_id, "score_crawl", error)
         raise
@@ -52,13 +58,12 @@ def check_deep_pages(crawl_id: int, site_id: int) -> None:
 
 
 def discover_sites(crawl_id: int) -> None:
-    """Rank external sites by ΣLinkout/ΣPR/ΣWPR; the top K become seed Targets."""
-    from evaluation.services import (
-        discovery as discovery_service,  # networkx: imported only when needed
-    )
+    """Start incremental site discovery: rank external sites by ΣLinkout/ΣPR/ΣWPR, the top K
+    become seeds the crawl fetches; PAIRS_DISCOVERY_ITERATIONS rankings in all."""
+    from evaluation.services import discovery as discovery_service  # networkx: imported only when needed
 
     try:
-        discovery_service.discover(crawl_id)
+        discovery_service.start_discovery(crawl_id)
     except Exception as error:
         _record_error(crawl_id, "discover_sites", error)
         raise

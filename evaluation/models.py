@@ -194,10 +194,47 @@ class DiscoveredSite(models.Model):
 
     class Meta:
         ordering = ["rank"]
-        constraints = [models.UniqueConstraint(fields=["crawl", "host"], name="discoveredsite_unique")]
+        constraints = [models.UniqueConstraint(fields=["crawl", "iteration", "host"], name="discoveredsite_unique")]
 
     def __str__(self):
-        return f"#{self.rank} {self.host}"
+        return f"#{self.rank} {self.host} (iteration {self.iteration})"
+
+
+class DiscoveryRun(models.Model):
+    """Method 5 over several iterations: rank, seed the top K, let the crawl fetch them, re-score, rank again.
+
+    ``waiting`` is set while a crawl round runs whose end (the crawl finishing) starts the next
+    iteration; the score_crawl job that follows the finish takes it back with a conditional update."""
+
+    crawl = models.OneToOneField("crawlweb.Crawl", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    iterations = models.PositiveSmallIntegerField(default=1, help_text="Rankings wanted (PAIRS_DISCOVERY_ITERATIONS).")
+    iteration = models.PositiveSmallIntegerField(default=0, help_text="Rankings done so far.")
+    waiting = models.BooleanField(default=False, help_text="A crawl round runs; its end starts the next iteration.")
+    finished = models.BooleanField(default=False, help_text="Every iteration ranked, or a ranking found nothing new.")
+    seeds_added = models.PositiveIntegerField(default=0, help_text="Sites added as seeds over all iterations.")
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"discovery of crawl {self.crawl_id}: {self.iteration}/{self.iterations}"
+
+
+class CrawlScoring(models.Model):
+    """Debounce and record of score_crawl, the crawl-wide pass (every site under the same global credibility).
+
+    A follow-up claims it (pending: False → True, a conditional update) when the crawl has grown by
+    PAIRS_RESCORE_GROWTH since the last pass, and when the crawl finishes; the job releases it when
+    it starts, noting the pages it will see."""
+
+    crawl = models.OneToOneField("crawlweb.Crawl", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    pending = models.BooleanField(default=False)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    pages_at_last_pass = models.PositiveIntegerField(default=0, help_text="Pages fetched when the last pass started.")
+    passes = models.PositiveIntegerField(default=0, help_text="Crawl-wide passes finished.")
+    last_pass_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"crawl {self.crawl_id}: {self.passes} passes"
 
 
 class ScoreClaim(models.Model):

@@ -12,6 +12,7 @@ from evaluation import jobs
 from evaluation.models import (
     CandidatePair,
     DiscoveredSite,
+    DiscoveryRun,
     ScriptVariant,
     SiteCredibility,
     UrlPattern,
@@ -67,8 +68,9 @@ def sites(request, crawl_id):
 @staff_member_required
 def discovered(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
-    rows = DiscoveredSite.objects.filter(crawl=crawl).order_by("rank")
-    return render(request, "evaluation/discovered.html", {"crawl": crawl, "page": _page(request, rows)})
+    rows = DiscoveredSite.objects.filter(crawl=crawl).order_by("-iteration", "rank")
+    run = DiscoveryRun.objects.filter(crawl=crawl).first()
+    return render(request, "evaluation/discovered.html", {"crawl": crawl, "page": _page(request, rows), "run": run})
 
 
 @staff_member_required

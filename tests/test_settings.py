@@ -26,6 +26,8 @@ def run_manage(*args, **env):
     ("DATABASE_URL", "mysql://root@localhost/crawl", "unsupported scheme 'mysql'"),
     ("REDIS_URL", "localhost:6379", "REDIS_URL='localhost:6379' is not a Redis URL"),
     ("SECRET_KEY", "short", "SECRET_KEY is too short"),
+    ("PAIRS_RESCORE_GROWTH", "1", "PAIRS_RESCORE_GROWTH=1.0 must be 0 (score the whole crawl only at its end) or above 1"),
+    ("PAIRS_DISCOVERY_ITERATIONS", "0", "PAIRS_DISCOVERY_ITERATIONS='0' must be at least 1"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):
     result = run_manage("check", **{variable: value})

@@ -2,12 +2,14 @@
 
 A throw-away embedded project (SQLite in a temporary VAR_DIR, jobs synchronous, no Redis) crawls
 the test web through its loopback proxy exactly as a user's crawl does: the follow-up scores each
-site as its pages arrive (evaluation.followup → score_site → check_deep_pages).  A final
-score_crawl gives every site the same global credibility.  Pairs are then compared with
+site as its pages arrive (evaluation.followup → score_site → check_deep_pages), and the crawl-wide
+passes (score_crawl as the crawl grows and when it finishes) give every site the same global
+credibility; nothing is scored by hand.  Pairs are then compared with
 truth()["sites"][i]["parallel_pairs"] (unordered, URLs normalized like the crawler's):
 - per method: every pair the method proposed (CandidatePair.methods), before the filter;
 - "all (one-to-one)": the pairs chosen one-to-one; "all + filter": those the filter kept.
 Recall is over every true pair of the web, so pages the crawl did not reach count as missed.
+Then the filter audit (bench/support/filter_audit.py) on the crawled sites' stored pages.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.support.filter_audit import audit, report
 
 METHODS = ("hreflang", "local", "rescue_global", "rescue_domain", "deep")
 
@@ -42,7 +46,8 @@ def _pr(found: set, truth: set) -> tuple[float, float, int]:
     return (tp / len(found) if found else 0.0), (tp / len(truth) if truth else 0.0), tp
 
 
-def run(quick: bool) -> tuple[float, float]:
+def run(quick: bool):
+    """(pair precision, pair recall, filter audit) of a crawl of the test web."""
     root = Path(__file__).resolve().parents[2]  # the repository (this file is bench/support/…)
     sys.path.insert(0, str(root))
     with tempfile.TemporaryDirectory(prefix="bench-pairs-") as var_dir:
@@ -52,7 +57,7 @@ def run(quick: bool) -> tuple[float, float]:
 
 def _crawl_and_measure(quick: bool) -> tuple[float, float]:
     from crawlweb.crawler.urls import normalize_url
-    from crawlweb.models import Crawl
+    from crawlweb.models import Crawl, Site
     from crawlweb.services.crawl_control import start_crawl
     from crawlweb.testweb.generator import generate_web
     from crawlweb.testweb.server import TestWebServer
@@ -62,7 +67,9 @@ def _crawl_and_measure(quick: bool) -> tuple[float, float]:
         SiteCredibility,
         UrlPattern,
     )
-    from evaluation.services.scoring import score_crawl
+    from evaluation.models import CrawlScoring
+    from evaluation.services.config import PairsSettings
+    from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site
 
     size, per_site = (16, 3) if quick else (40, 12)
     web = generate_web(seed=7, size=size, pages_per_site=per_site, slow_delay_s=0.2)
@@ -82,19 +89,18 @@ def _crawl_and_measure(quick: bool) -> tuple[float, float]:
         budget = 4 * len(homes) * per_site
         crawl = Crawl.objects.create(name="bench testweb", page_budget=budget, config={"url_rules": rules})
         t0 = time.perf_counter()
-        start_crawl(crawl, extra_urls=homes)
+        start_crawl(crawl, extra_urls=homes)  # sync jobs: returns when the crawl and its scoring are done
         crawled_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        score_crawl(crawl.pk)
-        score_s = time.perf_counter() - t0
         crawl.refresh_from_db()
         served = server.requests
     finally:
         server.stop()
     true_pairs = {frozenset(normalize_url(u) for u in p) for s in truth["sites"] for p in s["parallel_pairs"]}
     pairs = list(CandidatePair.objects.filter(crawl=crawl))
+    passes = CrawlScoring.objects.get(crawl=crawl)
     print(f"\n== test web crawl (seed 7, {size} sites, {per_site} pages per language): {crawl.pages_fetched} fetches "
-          f"in {crawled_s:.1f} s, final score_crawl {score_s:.2f} s; {len(true_pairs)} true sr–en pairs"
+          f"in {crawled_s:.1f} s, scored by the crawl's own follow-ups ({passes.passes} crawl-wide passes, the last "
+          f"at {passes.pages_at_last_pass} pages); {len(true_pairs)} true sr–en pairs"
           f" ({len(skipped)} sites left out: {', '.join(s['host'] for s in skipped)})")
     print(f"{'method':<22}{'pairs':>6}{'correct':>9}{'precision':>11}{'recall':>8}")
     rows = {m: {frozenset((p.source_url, p.target_url)) for p in pairs if m in p.methods} for m in METHODS}
@@ -124,4 +130,12 @@ def _crawl_and_measure(quick: bool) -> tuple[float, float]:
     for p in [p for p in pairs if p.kept and frozenset((p.source_url, p.target_url)) not in true_pairs][:5]:
         print(f"  wrong: {p.method} {p.pattern_label} {p.source_url} ↔ {p.target_url}")
     precision, recall, _ = _pr(kept, true_pairs)
-    return precision, recall
+    cfg = PairsSettings.current()
+    loaded = [load_site(crawl.pk, site, cfg.group_max_sites, structure=True)
+              for site in Site.objects.filter(pk__in=canonical_site_ids(crawl.pk, crawl_sites(crawl.pk),
+                                                                         cfg.group_max_sites))]
+    inputs = [site.site_input for site in loaded if site.pages]
+    langs = {url: lang for site in loaded for url, lang in site.languages_of.items()}
+    figures = audit(inputs, true_pairs, set(langs), langs)
+    report(figures, "test web crawl (stored pages: text and tag signatures)")
+    return precision, recall, figures

@@ -22,7 +22,7 @@ from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.followups import StepResult, run_followups
+from crawlweb.services.followups import StepResult, run_finish_followups, run_followups
 from crawlweb.services.leasing import Lease, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.page_prep import keeps_page, prepare_page
@@ -183,6 +183,8 @@ def _finish(crawl: Crawl) -> None:
         enqueue(crawl_step, crawl.pk)  # another worker is mid-fetch; look again after it
         time.sleep(MAX_IDLE_WAIT_S / 4)
         return
-    Crawl.objects.filter(Q(pk=crawl.pk), Q(state=Crawl.State.RUNNING)).update(
+    finished = Crawl.objects.filter(Q(pk=crawl.pk), Q(state=Crawl.State.RUNNING)).update(
         state=Crawl.State.FINISHED, finished_at=timezone.now())
-    log.info("crawl %s finished: %s pages", crawl.pk, Crawl.objects.get(pk=crawl.pk).pages_fetched)
+    if finished:  # this step moved it: its follow-ups run once, here
+        log.info("crawl %s finished: %s pages", crawl.pk, Crawl.objects.get(pk=crawl.pk).pages_fetched)
+        run_finish_followups(crawl)

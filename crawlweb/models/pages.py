@@ -26,6 +26,8 @@ class Page(models.Model):
     meta_keywords = models.CharField(max_length=2000, blank=True)
     meta_description = models.CharField(max_length=2000, blank=True)
     canonical_url = models.CharField(max_length=2000, blank=True)
+    tag_signature = models.TextField(
+        blank=True, help_text="The page's tag and text-run sequence (crawlweb.crawler.structure), for STRAND.")
     fetched_at = models.DateTimeField()
     modified_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,9 +1,11 @@
 """Work that follows a crawl step: frontier placement of new Targets, site-level scoring.
 
 Each entry of FOLLOWUPS is a function ``(crawl, step: StepResult) -> None`` called by the crawl
-step after it stored its batch, in the step's own process. A follow-up that needs time enqueues
-its own job (queue "score" or "train") rather than working inline; its failure is logged and
-recorded on the crawl, never allowed to stop the crawl.
+step after it stored its batch, in the step's own process. Each entry of FINISH_FOLLOWUPS is a
+function ``(crawl) -> None`` called once when the crawl finishes by itself (nothing left to
+fetch, or the budget spent), by the step that moved it to "finished". A follow-up that needs
+time enqueues its own job (queue "score" or "train") rather than working inline; its failure is
+logged and recorded on the crawl, never allowed to stop the crawl.
 """
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ FOLLOWUPS: list[str] = [
     "frontier.discovery_followup.after_step",
     "frontier.followup.after_step",
     "evaluation.followup.after_step",
+]
+FINISH_FOLLOWUPS: list[str] = [
+    "evaluation.followup.after_finish",
 ]
 
 
@@ -41,8 +46,17 @@ def run_followups(crawl, step: StepResult) -> None:
     if step.empty:
         return
     for path in FOLLOWUPS:
-        try:
-            _resolve(path)(crawl, step)
-        except Exception as error:  # a scoring problem must not stop the crawl
-            log.exception("follow-up %s failed for crawl %s", path, crawl.pk)
-            type(crawl).objects.filter(pk=crawl.pk).update(last_error=f"{path}: {type(error).__name__}: {error}"[:5000])
+        _call(path, crawl, step)
+
+
+def run_finish_followups(crawl) -> None:
+    for path in FINISH_FOLLOWUPS:
+        _call(path, crawl)
+
+
+def _call(path: str, crawl, *args) -> None:
+    try:
+        _resolve(path)(crawl, *args)
+    except Exception as error:  # a scoring problem must not stop the crawl
+        log.exception("follow-up %s failed for crawl %s", path, crawl.pk)
+        type(crawl).objects.filter(pk=crawl.pk).update(last_error=f"{path}: {type(error).__name__}: {error}"[:5000])

@@ -16,6 +16,7 @@ from django.conf import settings
 from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
+from crawlweb.crawler.structure import tag_signature
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_language import identify_page_language
@@ -76,7 +77,8 @@ def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig) -> 
             headings=parsed.headings[:50], meta_keywords=", ".join(parsed.meta_keywords)[:2000],
             meta_description=(parsed.meta_description or "")[:2000],
             canonical_url=(parsed.canonical_url or "")[:2000], html_lang=(parsed.lang or "")[:32],
-            language=language, script=script)
+            language=language, script=script,
+            tag_signature=tag_signature(text))  # STRAND reads it later: the HTML itself is only in WARC files
         page.links = _prepare_links(result, parsed, source_site, config)
     return page
 

@@ -9,7 +9,7 @@ Modules, one job each:
 - scripts.py     Cyrillic–Latin Serbian script variants (never an sr–en pair)
 - discovery.py   site discovery: Linkout, PageRank, WPR = C(w)·PR(w), top-K external sites
 - similarity.py  Def. 9 bilingual similarity filter plus content check (languages, length, STRAND)
-- strand.py      STRAND tag-sequence alignment: dp, n, r
+- strand.py      STRAND tag-sequence alignment (from HTML or stored tag signatures): dp, n, r
 - search.py      search-engine variant: ``SearchProvider`` interface (no default; NotConfigured)
 - pipeline.py    ``run_pairing``: all methods over a set of sites, per-method results
 - records.py     PageRecord, CandidatePair, language helpers

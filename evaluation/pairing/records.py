@@ -56,6 +56,8 @@ class PageRecord:
     text_length: int = 0
     outlinks: tuple[str, ...] = ()
     html: str = ""
+    text: str = ""  # visible text, when the HTML is not at hand (a crawl keeps text, not HTML)
+    structure: str = ""  # tag signature (crawlweb.crawler.structure), when the HTML is not at hand
 
     @property
     def base_lang(self) -> str:

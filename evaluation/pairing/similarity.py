@@ -15,7 +15,8 @@ treats it as Sim = 0.
 
 The content check is our addition (the method lacks it): both languages
 confirmed, the pair is not two script variants of one Serbian text, a text-length
-ratio within bounds, and optionally STRAND structure (dp ≤ max_dp).
+ratio within bounds, and optionally STRAND structure (dp ≤ max_dp), read from the
+pages' HTML or, in a crawl, from the tag signatures stored with the pages.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from urllib.parse import urldefrag
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
-from .strand import strand_scores, visible_text
+from .strand import MAX_TOKENS, linearize, signature_tokens, strand_scores_of_tokens, visible_text
 
 SCALES = ("normalized", "unnormalized", "unit")
 
@@ -121,19 +122,32 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
             return PairVerdict(False, f"text-length ratio {ratio:.2f} outside [{low}, {high}]", scores)
     elif source.text_length or target.text_length:
         return PairVerdict(False, "one page has no text", scores)
-    if source.html and target.html:
-        texts = visible_text(source.html), visible_text(target.html)
-        if max(cyrillic_share(texts[0]), cyrillic_share(texts[1])) > 0.3:
-            translit = transliteration_similarity(*texts)
-            scores["transliteration_similarity"] = translit
-            if translit >= max_transliteration_similarity:
-                return PairVerdict(False, "one page is the other transliterated (script variants)", scores)
-        if check_structure:
-            strand = strand_scores(source.html, target.html)
+    texts = _text(source), _text(target)
+    if all(texts) and max(cyrillic_share(texts[0]), cyrillic_share(texts[1])) > 0.3:
+        translit = transliteration_similarity(*texts)
+        scores["transliteration_similarity"] = translit
+        if translit >= max_transliteration_similarity:
+            return PairVerdict(False, "one page is the other transliterated (script variants)", scores)
+    if check_structure:
+        structures = _structure(source), _structure(target)
+        scores["structure_checked"] = all(structures)
+        if all(structures):  # a page stored without its signature is not judged on structure
+            strand = strand_scores_of_tokens(*structures)
             scores.update(dp=strand.dp, n=strand.n, r=strand.r)
             if strand.dp > max_dp:
                 return PairVerdict(False, f"structure differs: STRAND dp {strand.dp:.2f} > {max_dp}", scores)
     return PairVerdict(True, "bilingual similarity and content check passed", scores)
+
+
+def _text(page: PageRecord) -> str:
+    return page.text or (visible_text(page.html) if page.html else "")
+
+
+def _structure(page: PageRecord) -> list | None:
+    """STRAND tokens of a page: from its stored signature, else from its HTML."""
+    if page.structure:
+        return signature_tokens(page.structure)
+    return linearize(page.html, MAX_TOKENS) if page.html else None
 
 
 def filter_pairs(candidates: Iterable[CandidatePair], pages: Mapping[str, PageRecord],

@@ -6,5 +6,6 @@
 - pairs.py      run the methods for one site, filter, store pairs and script variants idempotently
 - scoring.py    score one site / a whole crawl (what the jobs call)
 - deep.py       check deep-page guesses through the polite fetcher
-- discovery.py  rank external sites by ΣLinkout, ΣPR, ΣWPR and add the top K as seeds
+- discovery.py  rank external sites by ΣLinkout, ΣPR, ΣWPR, add the top K as seeds, iterate with the crawl
+- claims.py     debounce: one pending score_site per site, one pending score_crawl per crawl
 """

@@ -24,10 +24,14 @@ class PairsSettings:
     filter_threshold: float = 0.0         # Sim ≤ threshold is filtered out
     length_ratio_low: float = 0.33
     length_ratio_high: float = 3.0
-    check_structure: bool = False         # STRAND needs the HTML, which pages do not keep (only in WARC files)
+    check_structure: bool = False         # STRAND over the pages' stored tag signatures (Page.tag_signature)
+    structure_max_dp: float = 0.5         # ...a pair whose difference percentage dp exceeds this is filtered
     discovery_top_k: int = 500
     discovery_measure: str = "wpr"
-    discovery_iterations: int = 1
+    discovery_iterations: int = 1         # rankings; between two, the crawl fetches the new seeds and re-scores
+    discovery_pages_per_site: int = 50    # a discovery round raises the crawl's budget to fetch this many per new seed
+    rescore_growth: float = 2.0           # score_crawl during the crawl each time its pages grow this many times...
+    rescore_min_pages: int = 100          # ...from this many pages on (0 growth: only when the crawl finishes)
     group_max_sites: int = 20             # hosts of one registrable domain form one site, unless there are more
 
     @classmethod

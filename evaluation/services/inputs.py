@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from html import escape
 
 from crawlweb.models import Link, Page, Site
 from evaluation.pairing.declared import SwitchLink
@@ -65,16 +64,17 @@ class LoadedSite:
     languages_of: dict[str, str] = field(default_factory=dict)
 
 
-def _as_html(text: str) -> str:
-    """Pages keep their text, not their HTML: the filter's transliteration check reads this."""
-    return f"<html><body><p>{escape(text[:5000])}</p></body></html>" if text else ""
+TEXT_FOR_CHECKS = 5000  # characters of a page's text the filter's transliteration check reads
 
 
-def load_site(crawl_id: int, site: Site, max_sites: int) -> LoadedSite:
+def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = False) -> LoadedSite:
+    """The site's pages as the pairing code sees them; ``structure`` also loads their tag
+    signatures (the STRAND check: pages keep their text and signature, not their HTML)."""
     group = site_group(crawl_id, site, max_sites)
     site = group[0]  # stored under the canonical Site whichever member was asked for
+    fields = ["id", "url", "final_url", "language", "script", "text", "site_id"] + (["tag_signature"] if structure else [])
     pages = list(Page.objects.filter(crawl_id=crawl_id, site__in=group, status_code__gte=200, status_code__lt=300)
-                 .only("id", "url", "final_url", "language", "script", "text", "site_id").order_by("id"))
+                 .only(*fields).order_by("id"))
     page_by_url: dict[str, Page] = {}
     for page in pages:
         page_by_url.setdefault(page.url, page)
@@ -95,7 +95,8 @@ def load_site(crawl_id: int, site: Site, max_sites: int) -> LoadedSite:
             if other is not None and other.url != url_of[page_id] and (len(anchor) <= SWITCHER_TEXT_MAX or alt or src):
                 switches.append(SwitchLink(url_of[page_id], other.url, anchor, src, alt, "", other.language))
     records = {p.url: PageRecord(p.url, p.language, p.script, len(p.text), tuple(outlinks.get(p.pk, ())),
-                                 _as_html(p.text)) for p in pages}
+                                 text=p.text[:TEXT_FOR_CHECKS], structure=p.tag_signature if structure else "")
+               for p in pages}
     domain = public_suffix(site)
     site_input = SiteInput(site.name, list(records.values()), domain, dict(alternates), switches)
     return LoadedSite(site, group, pages, records, page_by_url, site_input, domain,

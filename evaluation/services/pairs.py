@@ -99,7 +99,8 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     verdicts = dict((c.key, v) for c, v in filter_pairs(
         [c for c in everything if c.key in chosen], loaded.records, weights, languages=languages,
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
-        length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure))
+        length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
+        max_dp=cfg.structure_max_dp))
     return [(c, verdicts.get(c.key)) for c in everything]
 
 

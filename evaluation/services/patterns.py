@@ -30,12 +30,16 @@ def lock_site(crawl_id: int, site) -> None:
     list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site=site).values_list("pk", flat=True))
 
 
+ROW_FIELDS = ("source_unit", "target_unit", "scope", "frequency", "pages_matched", "site_pages", "local_credibility",
+              "examples")
+
+
 @transaction.atomic
 def store_site_patterns(crawl_id: int, loaded, mined: SitePatterns, languages: tuple[str, str]) -> SiteCredibility:
-    """Replace the site's pattern rows and its C(w) row."""
+    """Replace the site's pattern rows (left as they are when nothing changed: a crawl-wide pass
+    re-mines sites that got no new page) and its C(w) row."""
     site = loaded.site
     lock_site(crawl_id, site)
-    UrlPattern.objects.filter(crawl_id=crawl_id, site=site).delete()
     rows = {}
     for entry in mined.patterns.values():
         key = (_unit(entry.pattern[0]), _unit(entry.pattern[1]))
@@ -44,7 +48,11 @@ def store_site_patterns(crawl_id: int, loaded, mined: SitePatterns, languages: t
                                frequency=entry.frequency, pages_matched=entry.pages_matched, site_pages=mined.n_pages,
                                sites=1, local_credibility=entry.local_credibility,
                                examples=[list(pair) for pair in entry.examples()])
-    UrlPattern.objects.bulk_create(rows.values(), batch_size=500)
+    stored = {values[:2]: values for values in UrlPattern.objects.filter(crawl_id=crawl_id, site=site)
+              .values_list(*ROW_FIELDS)}
+    if stored != {key: tuple(getattr(row, name) for name in ROW_FIELDS) for key, row in rows.items()}:
+        UrlPattern.objects.filter(crawl_id=crawl_id, site=site).delete()
+        UrlPattern.objects.bulk_create(rows.values(), batch_size=500)
     best = mined.ranked()[0] if mined.patterns else None
     counts = Counter(base_language(lang) for lang in loaded.languages_of.values())
     credibility, _ = SiteCredibility.objects.update_or_create(

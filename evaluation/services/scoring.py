@@ -61,7 +61,7 @@ def _retire(crawl_id: int, members) -> None:
 
 
 def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
-    loaded = load_site(crawl_id, site, cfg.group_max_sites)
+    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
     _retire(crawl_id, loaded.group[1:])
     if not loaded.pages:
         return loaded, None

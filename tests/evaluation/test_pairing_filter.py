@@ -3,10 +3,11 @@ import statistics
 
 import pytest
 
+from crawlweb.crawler.structure import tag_signature, visible_text
 from evaluation.pairing.patterns import global_credibility, mine_site_patterns
 from evaluation.pairing.records import PageRecord
 from evaluation.pairing.similarity import bilingual_similarity, filter_pair, pattern_weights
-from evaluation.pairing.strand import linearize, strand_scores
+from evaluation.pairing.strand import align, linearize, strand_scores
 
 LS = ["http://s.rs/en/a.html", "http://s.rs/en/b.html", "http://s.rs/img/logo.html", "http://s.rs/x.html"]
 LT = ["http://s.rs/sr/a.html", "http://s.rs/sr/b.html", "http://s.rs/img/logo.html#top"]
@@ -70,9 +71,11 @@ DOC_B = ("<html><body><h1>Title</h1><p>First paragraph of text.</p><p>Second.</p
 
 
 def test_strand_linearizes_markup_and_text_chunks():
+    # The tree as a browser builds it: a fragment gets its implied <html> and <body>.
     assert linearize("<p>Hi <b>you</b></p><script>x()</script>") == [
+        ("[START:html]", 0), ("[START:body]", 0),
         ("[START:p]", 0), ("[Chunk]", 2), ("[START:b]", 0), ("[Chunk]", 3), ("[END:b]", 0), ("[END:p]", 0),
-        ("[START:script]", 0), ("[END:script]", 0)]
+        ("[START:script]", 0), ("[END:script]", 0), ("[END:body]", 0), ("[END:html]", 0)]
 
 
 def test_strand_difference_percentage_chunks_and_length_correlation():
@@ -95,3 +98,37 @@ def test_structure_check_rejects_documents_with_different_layout():
     assert similar.keep and similar.scores["dp"] < 0.5
     different = filter_pair(en, page("http://s.rs/sr/a.html", "sr", LT, 90, other), WEIGHTS, check_structure=True)
     assert not different.keep and "STRAND dp" in different.reason
+
+
+def test_structure_check_reads_the_stored_tag_signatures_when_the_html_is_not_at_hand():
+    other = "<html><body><table><tr><td>a</td><td>b</td></tr></table><ul><li>x</li><li>y</li></ul></body></html>"
+
+    def stored(url, lang, html):  # what a crawl keeps: text and signature, no HTML
+        return PageRecord(url, lang, "", 90, tuple(LT), text=visible_text(html), structure=tag_signature(html))
+
+    en = stored("http://s.rs/en/a.html", "en", DOC_B)
+    similar = filter_pair(en, stored("http://s.rs/sr/a.html", "sr", DOC_A), WEIGHTS, check_structure=True)
+    assert similar.keep and similar.scores["structure_checked"]
+    assert similar.scores["dp"] == pytest.approx(strand_scores(DOC_A, DOC_B).dp)
+    different = filter_pair(en, stored("http://s.rs/sr/a.html", "sr", other), WEIGHTS, check_structure=True)
+    assert not different.keep and different.reason.startswith("structure differs: STRAND dp")
+
+
+def test_pages_without_html_or_signature_are_not_judged_on_structure():
+    en, sr = page("http://s.rs/en/a.html", "en", LS, 100), page("http://s.rs/sr/a.html", "sr", LT, 90)
+    verdict = filter_pair(en, sr, WEIGHTS, check_structure=True)
+    assert verdict.keep and verdict.scores["structure_checked"] is False and "dp" not in verdict.scores
+
+
+def test_strand_aligns_by_a_longest_common_subsequence():
+    pairs = align(list("ABCBDAB"), list("BDCABA"))
+    assert len(pairs) == 4  # the textbook example: BCBA
+    assert all("ABCBDAB"[i] == "BDCABA"[j] for i, j in pairs)
+    assert [i for i, _ in pairs] == sorted(i for i, _ in pairs) and [j for _, j in pairs] == sorted(j for _, j in pairs)
+    assert align([], list("AB")) == [] and align(list("AB"), list("AB")) == [(0, 0), (1, 1)]
+
+
+def test_strand_compares_the_first_max_tokens_of_long_pages():
+    long_page = "<html><body>" + "<div><p>x</p></div>" * 3000 + "</body></html>"
+    scores = strand_scores(long_page, long_page)
+    assert scores.dp == 0 and scores.tokens_a == scores.tokens_b == 2000

@@ -26,7 +26,10 @@ def database_url_of_test_database() -> str:
 def start_worker(redis_url: str, proxy: str, tmp_path) -> subprocess.Popen:
     env = dict(os.environ, DATABASE_URL=database_url_of_test_database(), REDIS_URL=redis_url,
                HTTP_PROXY=proxy, http_proxy=proxy, NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost",
-               CRAWLER_HOST_INTERVAL="0.3", WARC_DIR=str(tmp_path / "warc"), VAR_DIR=str(tmp_path))
+               CRAWLER_HOST_INTERVAL="0.3",
+               # Short steps: a 5 s step of the first worker up could do this whole small crawl before
+               # the second one has started; 1 s steps (still several overlapped batches) hand over often.
+               CRAWLER_STEP_SECONDS="1", WARC_DIR=str(tmp_path / "warc"), VAR_DIR=str(tmp_path))
     return subprocess.Popen([sys.executable, "manage.py", "rqworker", "crawl", "--burst"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

@@ -1,12 +1,14 @@
 """python manage.py pairs score CRAWL_ID | pairs export CRAWL_ID --format tsv|jsonl [--output FILE]
-                        | pairs discover CRAWL_ID"""
+                        | pairs discover CRAWL_ID [--iterations N] [--no-wait]"""
 import json
 import sys
+import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl
-from evaluation.models import CandidatePair
+from evaluation.models import CandidatePair, DiscoveredSite, DiscoveryRun
 from evaluation.services import discovery, scoring
 from evaluation.services.pairs import METHODS
 
@@ -22,8 +24,12 @@ class Command(BaseCommand):
         export.add_argument("crawl_id", type=int)
         export.add_argument("--format", choices=("tsv", "jsonl"), default="tsv")
         export.add_argument("--output", help="file to write (default: standard output)")
-        discover = sub.add_parser("discover", help="rank external sites (ΣLinkout, ΣPR, ΣWPR), add the top K as seeds")
+        discover = sub.add_parser("discover", help="rank external sites (ΣLinkout, ΣPR, ΣWPR), add the top K as "
+                                                   "seeds, let the crawl fetch them; again for each iteration")
         discover.add_argument("crawl_id", type=int)
+        discover.add_argument("--iterations", type=int, help="rankings (default PAIRS_DISCOVERY_ITERATIONS)")
+        discover.add_argument("--no-wait", action="store_true",
+                              help="return after the first ranking; the crawl rounds and later rankings go on")
 
     def handle(self, *args, action, crawl_id, **options):
         if not Crawl.objects.filter(pk=crawl_id).exists():
@@ -56,9 +62,42 @@ class Command(BaseCommand):
             if output:
                 out.close()
 
-    def _discover(self, crawl_id, **options):
-        rows = discovery.discover(crawl_id)
+    def _discover(self, crawl_id, iterations=None, no_wait=False, **options):
+        if iterations is not None and iterations < 1:
+            raise CommandError("--iterations must be at least 1")
+        run = discovery.start_discovery(crawl_id, iterations)
+        self._ranking(crawl_id, 1)
+        if not no_wait and not run.finished:
+            if uses_redis():
+                self.stdout.write("jobs run on RQ workers: python manage.py rqworker score train crawl")
+            run = self._follow(crawl_id)
+        for iteration in range(2, run.iteration + 1):
+            self._ranking(crawl_id, iteration)
+        state = "rankings done" if run.finished else "the next rankings follow the crawl rounds"
+        self.stdout.write(f"discovery: {run.iteration}/{run.iterations} iterations, {run.seeds_added} sites added "
+                          f"as seeds; {state}")
+
+    def _ranking(self, crawl_id, iteration):
+        rows = list(DiscoveredSite.objects.filter(crawl_id=crawl_id, iteration=iteration).order_by("rank"))
+        self.stdout.write(f"iteration {iteration}:")
         for row in rows[:20]:
             self.stdout.write(f"{row.rank:>4} {row.host:<40} Linkout={row.sum_linkout:.0f} PR={row.sum_pr:.4f} "
                               f"WPR={row.sum_wpr:.4f}{' seed' if row.added_as_seed else ''}")
         self.stdout.write(f"{len(rows)} external sites ranked; {sum(r.added_as_seed for r in rows)} added as seeds")
+
+    def _follow(self, crawl_id) -> DiscoveryRun:
+        """Until the last ranking: each one waits for the crawl round before it (Ctrl-C leaves it going on)."""
+        try:
+            while True:
+                run = DiscoveryRun.objects.get(crawl_id=crawl_id)
+                crawl = Crawl.objects.get(pk=crawl_id)
+                sys.stdout.write(f"\riteration {run.iteration}/{run.iterations}: crawl {crawl.state}, "
+                                 f"{crawl.pages_fetched}/{crawl.page_budget} pages   ")
+                sys.stdout.flush()
+                if run.finished:
+                    break  # the last ranking is done; its seeds go on with the crawl like any others
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            self.stdout.write("\nstopped following; discovery goes on with the crawl")
+        self.stdout.write("")
+        return DiscoveryRun.objects.get(crawl_id=crawl_id)

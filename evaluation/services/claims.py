@@ -1,0 +1,86 @@
+"""Debounce of the scoring jobs: at most one pending job per site (ScoreClaim) and one pending
+crawl-wide pass per crawl (CrawlScoring).
+
+A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
+enqueue; the job releases its claim when it starts, so pages stored while it runs claim the next
+one.  A claim pending for longer than STALE_AFTER (its job was lost with a dead worker) may be
+taken again.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from crawlweb.models import Crawl
+from evaluation.models import CrawlScoring, DiscoveryRun, ScoreClaim
+from evaluation.services.config import PairsSettings
+
+STALE_AFTER = timedelta(minutes=30)
+
+
+def claim(crawl_id: int, site_id: int) -> bool:
+    """True when the caller won the right to enqueue score_site for the site."""
+    now = timezone.now()
+    won = ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).filter(
+        Q(pending=False) | Q(claimed_at__lt=now - STALE_AFTER)).update(pending=True, claimed_at=now)
+    if won:
+        return True
+    if ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).exists():
+        return False
+    try:
+        with transaction.atomic():
+            ScoreClaim.objects.create(crawl_id=crawl_id, site_id=site_id, pending=True, claimed_at=now)
+        return True
+    except IntegrityError:  # another worker created it first: its job will score the site
+        return False
+
+
+def release_claim(crawl_id: int, site_id: int) -> None:
+    ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).update(pending=False)
+
+
+def crawl_pass_due(pages_now: int, pages_at_last_pass: int, *, growth: float, min_pages: int) -> bool:
+    """A crawl-wide pass is due during the crawl once it has ``min_pages`` pages and ``growth``
+    times the pages the last pass saw (2: at 100, 200, 400 …, so all passes together cost about
+    twice the last one); growth 0 leaves the pass to the crawl's end."""
+    if growth == 0:
+        return False
+    if growth <= 1:
+        raise ValueError(f"growth must be 0 (only at the end) or above 1, got {growth}")
+    return pages_now >= min_pages and pages_now >= growth * pages_at_last_pass
+
+
+def _pages_fetched(crawl_id: int) -> int:
+    return Crawl.objects.filter(pk=crawl_id).values_list("pages_fetched", flat=True).first() or 0
+
+
+def claim_crawl_pass(crawl_id: int, cfg: PairsSettings, *, finished: bool = False) -> bool:
+    """True when the caller won the right to enqueue score_crawl.  During the crawl the pass must
+    be due by growth; when it has ``finished``, the crawl must hold pages the last pass did not
+    see, or a discovery round must be waiting for its scoring."""
+    pages_now = _pages_fetched(crawl_id)
+    row, _ = CrawlScoring.objects.get_or_create(crawl_id=crawl_id)
+    if finished:
+        due = (pages_now > row.pages_at_last_pass
+               or DiscoveryRun.objects.filter(crawl_id=crawl_id, waiting=True).exists())
+    else:
+        due = crawl_pass_due(pages_now, row.pages_at_last_pass, growth=cfg.rescore_growth,
+                             min_pages=cfg.rescore_min_pages)
+    if not due:
+        return False
+    now = timezone.now()
+    return bool(CrawlScoring.objects.filter(crawl_id=crawl_id, pages_at_last_pass=row.pages_at_last_pass).filter(
+        Q(pending=False) | Q(claimed_at__lt=now - STALE_AFTER)).update(pending=True, claimed_at=now))
+
+
+def start_crawl_pass(crawl_id: int) -> None:
+    """Release the crawl-wide claim as the pass starts, noting the pages it will see."""
+    CrawlScoring.objects.update_or_create(crawl_id=crawl_id, defaults={"pending": False,
+                                                                       "pages_at_last_pass": _pages_fetched(crawl_id)})
+
+
+def end_crawl_pass(crawl_id: int) -> None:
+    CrawlScoring.objects.filter(crawl_id=crawl_id).update(passes=F("passes") + 1, last_pass_at=timezone.now())

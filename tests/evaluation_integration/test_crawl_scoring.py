@@ -1,0 +1,86 @@
+"""The crawl scores itself as it grows: score_site per site after each step, and now and then a
+crawl-wide pass (score_crawl), debounced, plus one when the crawl finishes."""
+import math
+
+import pytest
+
+from crawlweb.models import Crawl
+from evaluation.models import CandidatePair, CrawlScoring, SiteCredibility, UrlPattern
+from evaluation.services import scoring
+from evaluation.services.claims import claim_crawl_pass, crawl_pass_due, start_crawl_pass
+from evaluation.services.config import PairsSettings
+from tests.conftest import set_job_mode
+from tests.evaluation_integration.helpers import crawl_sites, pick_sites
+
+KINDS = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-dot"), ("bilingual-sr-en", "query")]
+
+
+def _results(crawl_id):
+    """What a user reads: pairs with their verdicts and scores, global patterns, site credibility."""
+    pairs = sorted(CandidatePair.objects.filter(crawl_id=crawl_id).values_list(
+        "source_url", "target_url", "method", "kept", "reason", "similarity"))
+    patterns = sorted(UrlPattern.objects.filter(crawl_id=crawl_id, site__isnull=True).values_list(
+        "source_unit", "target_unit", "frequency", "global_credibility"))
+    sites = sorted(SiteCredibility.objects.filter(crawl_id=crawl_id).values_list("site__name", "pages", "credibility"))
+    return pairs, patterns, sites
+
+
+def test_a_pass_is_due_from_min_pages_on_each_time_the_crawl_doubles():
+    assert not crawl_pass_due(99, 0, growth=2, min_pages=100)
+    assert crawl_pass_due(100, 0, growth=2, min_pages=100)
+    assert not crawl_pass_due(199, 100, growth=2, min_pages=100)
+    assert crawl_pass_due(200, 100, growth=2, min_pages=100)
+    assert crawl_pass_due(300, 100, growth=3, min_pages=100) and not crawl_pass_due(299, 100, growth=3, min_pages=100)
+    assert not crawl_pass_due(10_000, 0, growth=0, min_pages=1), "growth 0: only when the crawl finishes"
+    with pytest.raises(ValueError, match="above 1"):
+        crawl_pass_due(10, 5, growth=1.0, min_pages=1)
+
+
+@pytest.mark.django_db
+def test_a_pending_pass_is_claimed_once_and_claimed_again_only_after_growth():
+    crawl = Crawl.objects.create(name="claims", page_budget=10)
+    cfg = PairsSettings(rescore_min_pages=10, rescore_growth=2.0)
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=12)
+    assert claim_crawl_pass(crawl.pk, cfg) is True
+    assert claim_crawl_pass(crawl.pk, cfg) is False, "one pending pass at a time"
+    start_crawl_pass(crawl.pk)  # the job starts: the claim is released, 12 pages seen
+    assert claim_crawl_pass(crawl.pk, cfg) is False, "not grown since"
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=24)
+    assert claim_crawl_pass(crawl.pk, cfg) is True
+    start_crawl_pass(crawl.pk)
+    assert claim_crawl_pass(crawl.pk, cfg, finished=True) is False, "the last pass saw every page"
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=25)
+    assert claim_crawl_pass(crawl.pk, cfg, finished=True) is True, "the end of the crawl needs no growth"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("mode", [pytest.param("rq", marks=pytest.mark.services), "thread", "sync"])
+def test_the_crawl_scores_itself_as_it_grows_and_once_more_when_it_finishes(
+        mode, settings, empty_queues, through_test_web, crawl_settings, run_jobs):
+    set_job_mode(settings, mode)
+    settings.PAIRS_RESCORE_MIN_PAGES, settings.PAIRS_RESCORE_GROWTH = 10, 2.0
+    sites = pick_sites(through_test_web.truth(), KINDS)
+    crawl = crawl_sites(sites, budget=80)
+    run_jobs()
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED and crawl.pages_fetched > 40
+    row = CrawlScoring.objects.get(crawl=crawl)
+    assert not row.pending and row.pages_at_last_pass == crawl.pages_fetched, "the last pass saw the whole crawl"
+    # at 10, 20, 40 … pages and at the end: a handful of passes, not one per step or per page (a
+    # worker busy with crawl steps runs a pass claimed mid-crawl late, and that one pass is enough)
+    most = math.floor(math.log2(crawl.pages_fetched / 10)) + 2
+    assert (2 if mode == "sync" else 1) <= row.passes <= most, (row.passes, most)
+    before = _results(crawl.pk)
+    assert before[0], "pairs were found"
+    scoring.score_crawl(crawl.pk)
+    assert _results(crawl.pk) == before, "nothing was left stale: scoring again changes nothing"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_growth_zero_the_whole_crawl_is_scored_only_when_it_finishes(
+        settings, empty_queues, through_test_web, crawl_settings):
+    set_job_mode(settings, "sync")
+    settings.PAIRS_RESCORE_GROWTH = 0
+    crawl = crawl_sites(pick_sites(through_test_web.truth(), KINDS[:1]), budget=40)
+    row = CrawlScoring.objects.get(crawl=crawl)
+    assert row.passes == 1 and row.pages_at_last_pass == crawl.pages_fetched
