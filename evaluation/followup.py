@@ -13,7 +13,7 @@ from __future__ import annotations
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
 from evaluation.jobs import score_crawl, score_site
-from evaluation.services.claims import claim, claim_crawl_pass
+from evaluation.services.claims import claim_crawl_pass, claim_sites
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import canonical_site_ids
 
@@ -23,9 +23,8 @@ def after_step(crawl, step) -> None:
         return
     cfg = PairsSettings.current()
     site_ids = Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True).distinct()
-    for site_id in sorted(canonical_site_ids(crawl.pk, site_ids, cfg.group_max_sites)):
-        if claim(crawl.pk, site_id):
-            enqueue(score_site, crawl.pk, site_id, queue_name="score")
+    for site_id in claim_sites(crawl.pk, canonical_site_ids(crawl.pk, site_ids, cfg.group_max_sites)):
+        enqueue(score_site, crawl.pk, site_id, queue_name="score")
     if claim_crawl_pass(crawl.pk, cfg):
         enqueue(score_crawl, crawl.pk, queue_name="score")  # behind the score_site jobs just queued
 

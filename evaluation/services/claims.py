@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import connection
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -21,21 +21,27 @@ from evaluation.services.config import PairsSettings
 STALE_AFTER = timedelta(minutes=30)
 
 
-def claim(crawl_id: int, site_id: int) -> bool:
-    """True when the caller won the right to enqueue score_site for the site."""
+def claim_sites(crawl_id: int, site_ids) -> list[int]:
+    """The sites among ``site_ids`` whose score_site the caller won the right to enqueue.
+
+    Two statements for the whole batch: missing claim rows are created not pending, then one
+    conditional UPDATE flips every claimable row and returns the sites it flipped (a row flipped
+    by another worker first no longer matches, so exactly one caller wins each site)."""
+    site_ids = sorted(set(site_ids))
+    if not site_ids:
+        return []
     now = timezone.now()
-    won = ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).filter(
-        Q(pending=False) | Q(claimed_at__lt=now - STALE_AFTER)).update(pending=True, claimed_at=now)
-    if won:
-        return True
-    if ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).exists():
-        return False
-    try:
-        with transaction.atomic():
-            ScoreClaim.objects.create(crawl_id=crawl_id, site_id=site_id, pending=True, claimed_at=now)
-        return True
-    except IntegrityError:  # another worker created it first: its job will score the site
-        return False
+    ScoreClaim.objects.bulk_create([ScoreClaim(crawl_id=crawl_id, site_id=site_id, pending=False, claimed_at=now)
+                                    for site_id in site_ids], ignore_conflicts=True)
+    adapt = connection.ops.adapt_datetimefield_value
+    marks = ", ".join(["%s"] * len(site_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
+            f" WHERE crawl_id = %s AND site_id IN ({marks}) AND (pending = %s OR claimed_at < %s)"
+            " RETURNING site_id",
+            [True, adapt(now), crawl_id, *site_ids, False, adapt(now - STALE_AFTER)])
+        return sorted(row[0] for row in cursor.fetchall())
 
 
 def release_claim(crawl_id: int, site_id: int) -> None:

@@ -35,15 +35,29 @@ def site_group(crawl_id: int, site: Site, max_sites: int) -> list[Site]:
         members.append(site)
     if len(members) > max_sites:
         return [site]
-    return sorted(members, key=lambda s: (s.name != s.registrable_domain, len(s.name), s.name))
+    return sorted(members, key=_canonical_order)
 
 
 def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
-    """The canonical Site of each given Site's group."""
+    """The canonical Site of each given Site's group (site_group's first), in two queries for all."""
+    sites = list(Site.objects.filter(pk__in=set(site_ids)))
+    domains = {site.registrable_domain for site in sites if site.registrable_domain}
+    members: dict[str, list[Site]] = defaultdict(list)
+    for member in Site.objects.filter(registrable_domain__in=domains, pages__crawl_id=crawl_id).distinct():
+        members[member.registrable_domain].append(member)
     out = set()
-    for site in Site.objects.filter(pk__in=set(site_ids)):
-        out.add(site_group(crawl_id, site, max_sites)[0].pk)
+    for site in sites:
+        group = members[site.registrable_domain] if site.registrable_domain else []
+        group = group if site in group else group + [site]
+        if not site.registrable_domain or len(group) > max_sites:
+            out.add(site.pk)
+        else:
+            out.add(min(group, key=_canonical_order).pk)
     return out
+
+
+def _canonical_order(site: Site):
+    return (site.name != site.registrable_domain, len(site.name), site.name)
 
 
 def public_suffix(site: Site) -> str:
