@@ -170,6 +170,9 @@ class Fetcher:
         self.address_policy = address_policy
         self.session = requests.Session()
         self.session.trust_env = True  # honour HTTP_PROXY / HTTPS_PROXY / NO_PROXY
+        # ... but never ~/.netrc: a crawler must not send its operator's credentials to the sites
+        # it visits (requests looks netrc up for every request when no auth is set).
+        self.session.auth = _no_credentials
         adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
@@ -381,6 +384,10 @@ def content_kind(result: FetchResult) -> str:
         if head.startswith((b"<!doctype html", b"<html")) or b"<head" in head or b"<body" in head:
             return "html"
     return "other"
+
+
+def _no_credentials(request):
+    return request
 
 
 def classify_content(result: FetchResult, *, accept_text: bool = True) -> str | None:

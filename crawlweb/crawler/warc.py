@@ -39,6 +39,7 @@ class WarcWriter:
         self.operator = operator
         self.finished: list[Path] = []  # complete files, in order
         self._lock = threading.Lock()
+        self._local = threading.local()
         self._serial = 0
         self._fh = None
         self._writer: WARCWriter | None = None
@@ -90,18 +91,29 @@ class WarcWriter:
         The records are digested and gzipped into memory first, outside the lock (zlib and hashlib
         let other threads run meanwhile), and appended to the file under it: each record is a gzip
         member of its own, so members written by different threads concatenate into a valid file."""
-        buffer = io.BytesIO()
-        writer = WARCWriter(buffer, gzip=True)
+        writer, buffer = self._thread_writer()
         count = sum(self._write_exchange(writer, exchange) for exchange in result.exchanges)
+        records = buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
         with self._lock:
             if self._closed:
                 raise RuntimeError("WarcWriter is closed")
             if self._fh is None:
                 self._open()
-            self._fh.write(buffer.getvalue())
+            self._fh.write(records)
             if self._fh.tell() >= self.max_file_bytes:
                 self._finish()
             return count
+
+    def _thread_writer(self) -> tuple[WARCWriter, io.BytesIO]:
+        """This thread's record builder and its in-memory output (making a WARCWriter per fetch
+        asks the system for the host name every time)."""
+        made = getattr(self._local, "writer", None)
+        if made is None:
+            buffer = io.BytesIO()
+            made = self._local.writer = (WARCWriter(buffer, gzip=True), buffer)
+        return made
 
     @staticmethod
     def _write_exchange(writer: WARCWriter, ex: HttpExchange) -> int:

@@ -34,6 +34,16 @@ def test_the_user_agent_is_sent(web, fetcher):
     assert sent[-1]["User-Agent"] == UA
 
 
+def test_the_operators_netrc_credentials_are_never_sent(web, fetcher, tmp_path, monkeypatch):
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login operator password secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    fetcher.fetch(f"{web.base}/page?netrc-check")
+    sent = [headers for method, path, headers in web.seen if path == "/page?netrc-check"]
+    assert sent and "Authorization" not in sent[-1]
+
+
 def test_a_redirect_chain_is_followed_and_every_hop_recorded(web, fetcher):
     result = fetcher.fetch(f"{web.base}/r1")
     assert result.status == 200 and result.final_url == f"{web.base}/page"
