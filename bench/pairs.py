@@ -27,7 +27,8 @@ Hooks for other data (``--truth FILE --pages FILE``):
    candidate pair, declarations, deep guesses), on the real sites (identifier languages) and on
    the test web crawl's stored pages.
 Last line: RESULT pair_precision=<float> pair_recall=<float> mining_100k_s=<float>
-           filtered_nonparallel_real=<float> filtered_real=<int> [filtered_nonparallel_testweb=… filtered_testweb=…]
+           [filtered_nonparallel_real=<float>] filtered_real=<int> [filtered_nonparallel_testweb=<float>] filtered_testweb=<int>
+           (a filtered_nonparallel_* share is printed only when the filter removed something)
 (pairs: all methods together, one-to-one, after the filter; from the test web crawl, or from the
 real sites with --no-testweb).
 Timings are wall clock on a shared machine; the CPU column shows the process's own time.
@@ -267,8 +268,9 @@ def main(argv=None) -> None:
 
         precision, recall, audits["testweb"] = run_testweb(args.quick)
     mining_100k = mining_speed()
-    extra = " ".join(f"filtered_nonparallel_{name}={figures.share_non_parallel:.4f} filtered_{name}={figures.filtered}"
-                     for name, figures in audits.items())
+    # The share is undefined when the filter removed nothing: the key is then left out (numbers only).
+    extra = " ".join((f"filtered_nonparallel_{name}={figures.share_non_parallel:.4f} " if figures.filtered else "")
+                     + f"filtered_{name}={figures.filtered}" for name, figures in audits.items())
     print(f"RESULT pair_precision={precision:.4f} pair_recall={recall:.4f} mining_100k_s={mining_100k:.3f} {extra}")
 
 
