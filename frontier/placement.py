@@ -7,27 +7,37 @@ module) with its layer id, the rule that fired, the rule's evidence and the modu
 persists M03's GC/GB per (crawl, site), and sets ``Target.priority``. No "modules" key: the crawl
 stays breadth-first (priority = -depth, set when the Target is added).
 
+M01 places the batch's new Targets (its TF-IDF model is the batch). M03 builds GT from the current
+Targets of each site the batch touches: the new ones plus the site's other pending Targets (up to
+M03's ``max_site_targets``), and re-places all of them, so their layers and ranks follow GC as the
+site is crawled (see frontier.layers.structure).
+
 Priority (higher = leased earlier; leasing orders a crawl's Targets by it) -- ``layered_priority``:
 
-    priority = sum over configured modules of layer_points[layer] x module_weight   (1. layers)
+    priority = sum over configured modules of
+                 (points[module][layer] + rule_points[module][rule]) x module_weight   (1. layers, rules)
              - eps x min(depth, 100)                                                (2. shallower first)
              + eps x (0.5 + atan(rank of the tie-break module) / pi)               (3. M03 Structure rank)
 
-with layer_points, module weights, the tie-break module and eps = tie_break_epsilon from
-``Crawl.config["priority"]`` (frontier.priority.PriorityConfig; defaults Primary 2, Secondary 1,
-Reserve 0, weights 1, M03, eps 1e-3). The order is lexicographic: layer points dominate (eps x 101
-is validated to be below the smallest layer step x weight, so no depth up to the cap outweighs a
-layer); among equal layer sums the crawl is breadth-first (one depth level, eps, outweighs any rank
-term, which lies in (0, eps)); the Structure rank orders what is left -- Targets of one layer sum
-and one depth, in practice siblings of one site, which is where the method uses it ("order Targets
-within a layer"): M03's rank is a GD score of one site's batch graph, so it is not comparable
-across sites or batches and is not allowed to reorder depths. A Target not placed yet (its job has
-not run) keeps -depth, so it waits behind placed Targets (>= -0.1 with the default points).
+with the points, weights, the tie-break module and eps = tie_break_epsilon from
+``Crawl.config["priority"]`` (frontier.priority.PriorityConfig: by default M01 Primary = Secondary
+= 2, Reserve 0, +1 for a needle of the pair's languages, weight 3; M03 Primary 2, Secondary 1,
+Reserve 0, weight 1; eps 1e-3 -- why, in frontier.priority and the README). The order is
+lexicographic: M01's layer and rule, then M03's layer (the default weights keep all M03 can add
+below one M01 step), then depth (eps x 101 is validated to be below the smallest layer or rule
+step x weight, so no depth up to the cap outweighs a layer); among equal sums the crawl is
+breadth-first (one depth level, eps, outweighs any rank term, which lies in (0, eps)); the
+Structure rank orders what is left -- Targets of one layer sum and one depth, in practice siblings
+of one site, which is where the method uses it ("order Targets within a layer"): M03's rank is a
+GD score of one site's graph, so it is not comparable across sites and is not allowed to reorder
+depths. A Target not placed yet (its job has not run) keeps -depth, so it waits behind placed
+Targets.
 
 Each batch is placed once per module: Targets that already have a module's placement are skipped,
 so a job run twice changes nothing (M03's redistribution writes GB; doing it twice would double
-the bonus). Placements and M03 state are written in one transaction; priorities after it, from the
-stored placements, so a retried job repairs a priority update that failed.
+the bonus), and M03 runs an iteration only for a batch that brings it new Targets. Placements and
+M03 state are written in one transaction; priorities after it, from the stored placements, so a
+retried job repairs a priority update that failed.
 """
 from __future__ import annotations
 
@@ -44,7 +54,7 @@ from django.utils import timezone
 
 from crawlweb.language.dictionaries import MissingDictionary
 from crawlweb.models import Crawl, Page
-from frontier.layers.base import LAYER_NAMES, ConfigError, Placement, TargetInfo
+from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement, TargetInfo
 from frontier.layers.registry import MODULES, build_modules
 from frontier.layers.structure import StructureModule
 from frontier.layers.structure_graph import SiteStructureState
@@ -68,13 +78,42 @@ class FrontierSettings:
 
 
 # --- configuration ------------------------------------------------------------------------
+def default_rule_points(modules: dict) -> dict[str, dict[str, float]]:
+    """The rule points the configured modules ask for when the crawl sets none (M01: its pair's needles)."""
+    return {code: MODULES[code].default_rule_points(options or {}) for code, options in modules.items()
+            if code in MODULES}
+
+
+def _priority_problem(priority: PriorityConfig, modules: dict, built: dict | None) -> str | None:
+    """What is wrong with a valid-looking priority config given the crawl's modules (None: nothing)."""
+    for key, codes in (("module_weights", priority.module_weights),
+                       ("module_layer_points", priority.module_layer_points), ("rule_points", priority.rule_points or {})):
+        unknown = sorted(set(codes) - set(MODULES))
+        if unknown:
+            return f"priority.{key}.{unknown[0]}: unknown module (known: {sorted(MODULES)})"
+    if priority.tie_break_module is not None and priority.tie_break_module not in MODULES:
+        return f"priority.tie_break_module: unknown module {priority.tie_break_module!r}"
+    for code, rules in (priority.rule_points or {}).items():
+        if built is not None and code in built:
+            known = {rule.name for rule in built[code].rules} | {UNASSIGNED}
+            unknown = sorted(set(rules) - known)
+            if unknown:
+                return f"priority.rule_points.{code}.{unknown[0]}: {code} has no such rule (its rules: {sorted(known)})"
+    step = priority.with_default_rule_points(default_rule_points(modules)).smallest_step(modules)
+    if step is not None and priority.tie_break_epsilon * (DEPTH_CAP + 1) >= step:
+        return (f"priority.tie_break_epsilon: {priority.tie_break_epsilon} x {DEPTH_CAP + 1} must be below the "
+                f"smallest layer or rule step ({step}), or depth would override layers")
+    return None
+
+
 @lru_cache(maxsize=64)
 def _errors_of(config_json: str) -> tuple[tuple[str, str], ...]:
     config = json.loads(config_json)
     errors = []
+    built = None
     if "modules" in config:
         try:
-            build_modules(config["modules"])  # builds M01's lexicons: a missing dictionary shows here
+            built = build_modules(config["modules"])  # builds M01's lexicons: a missing dictionary shows here
         except (ConfigError, MissingDictionary) as error:
             errors.append(("modules", str(error)))
     if "priority" in config:
@@ -83,18 +122,10 @@ def _errors_of(config_json: str) -> tuple[tuple[str, str], ...]:
         except ConfigError as error:
             errors.append(("priority", str(error)))
         else:
-            unknown = sorted(set(priority.module_weights) - set(MODULES))
-            if unknown:
-                errors.append(("priority",
-                               f"priority.module_weights.{unknown[0]}: unknown module (known: {sorted(MODULES)})"))
-            elif priority.tie_break_module is not None and priority.tie_break_module not in MODULES:
-                errors.append(("priority", f"priority.tie_break_module: unknown module {priority.tie_break_module!r}"))
-            else:
-                step = smallest_layer_step(priority, config.get("modules") or MODULES)
-                if step is not None and priority.tie_break_epsilon * (DEPTH_CAP + 1) >= step:
-                    errors.append(("priority", (f"priority.tie_break_epsilon: {priority.tie_break_epsilon} x "
-                                                f"{DEPTH_CAP + 1} must be below the smallest layer step ({step}), "
-                                                "or depth would override layers")))
+            modules = config.get("modules") if isinstance(config.get("modules"), dict) else None
+            problem = _priority_problem(priority, modules or {code: {} for code in MODULES}, built)
+            if problem:
+                errors.append(("priority", problem))
     return tuple(errors)
 
 
@@ -121,29 +152,27 @@ def frontier_settings(config: dict | None) -> FrontierSettings | None:
     if errors:
         key, message = next(iter(errors.items()))
         raise ConfigError(f"{key}: {message}")
-    return FrontierSettings(dict(modules), PriorityConfig.from_dict(config.get("priority")))
+    priority = PriorityConfig.from_dict(config.get("priority")).with_default_rule_points(default_rule_points(modules))
+    return FrontierSettings(dict(modules), priority)
 
 
 # --- priority -----------------------------------------------------------------------------
 def priority_terms(placements: dict[str, Placement], depth: int, config: PriorityConfig) -> list[tuple[str, float]]:
     """The summands of ``layered_priority``, named, so the dashboard can show where a number comes from."""
-    terms = [(f"{code} {LAYER_NAMES[p.layer]} x weight {config.weight(code):g}",
-              config.layer_points[p.layer] * config.weight(code)) for code, p in sorted(placements.items())]
+    terms = []
+    for code, p in sorted(placements.items()):
+        weight = config.weight(code)
+        terms.append((f"{code} {LAYER_NAMES[p.layer]} x weight {weight:g}", config.points(code)[p.layer] * weight))
+        bonus = config.rule_bonus(code, p.rule)
+        if bonus:
+            terms.append((f"{code} rule {p.rule} x weight {weight:g}", bonus * weight))
+    layers_and_rules = math.fsum(value for _, value in terms)
     terms.append((f"depth {depth} (breadth-first among equal layers)",
                   -config.tie_break_epsilon * min(depth, DEPTH_CAP)))
-    layers_only = math.fsum(value for _, value in terms[:-1])
-    rank = combine_priority(placements, config) - layers_only  # combine_priority's tie-break term, in (0, eps)
+    rank = combine_priority(placements, config) - layers_and_rules  # combine_priority's tie-break term, in (0, eps)
     if rank > 1e-12:
         terms.append((f"{config.tie_break_module} rank (tie-break)", rank))
     return terms
-
-
-def smallest_layer_step(config: PriorityConfig, modules: Iterable[str]) -> float | None:
-    """The least a layer change of one configured module moves the priority (None: layers move nothing)."""
-    points = config.layer_points
-    gaps = [a - b for a, b in ((points[1], points[2]), (points[2], points[3])) if a > b]
-    weights = [config.weight(code) for code in modules if config.weight(code) > 0]
-    return min(gaps) * min(weights) if gaps and weights else None
 
 
 def layered_priority(placements: dict[str, Placement], depth: int, config: PriorityConfig) -> float:
@@ -161,6 +190,7 @@ def as_placement(row: LayerPlacement) -> Placement:
 class PlacementReport:
     targets: int = 0
     placed: dict[str, int] = field(default_factory=dict)  # module -> Targets newly placed
+    replaced: dict[str, int] = field(default_factory=dict)  # module -> pending Targets placed again (M03)
     priorities_changed: int = 0
 
 
@@ -185,21 +215,24 @@ def place_targets(crawl_id: int, target_ids: Sequence[int]) -> PlacementReport:
         report.targets = len(targets)
         placed = set(LayerPlacement.objects.filter(target_id__in=ids).values_list("target_id", "module"))
         rows = []
+        replaced: set[int] = set()
         for code, module in build_modules(frontier.modules).items():
             todo = [t for t in targets if (t.pk, code) not in placed]
             if not todo:
                 continue
             if isinstance(module, StructureModule):
-                placements = _distribute_with_state(module, crawl_id, todo)
+                placements, others = _distribute_with_state(module, crawl_id, todo)
+                replaced.update(others)
+                report.replaced[code] = len(others)
             else:
                 placements = module.distribute([target_info(t) for t in todo])
             rows += [LayerPlacement(target_id=p.key, module=p.module, layer_id=p.layer_id, layer=p.layer,
                                     rule=p.rule, evidence=p.evidence, rank=p.rank) for p in placements]
-            report.placed[code] = len(placements)
+            report.placed[code] = len(todo)
         LayerPlacement.objects.bulk_create(
             rows, batch_size=500, update_conflicts=True, unique_fields=["target", "module"],
             update_fields=["layer_id", "layer", "rule", "evidence", "rank", "placed_at"])
-    report.priorities_changed = update_priorities(crawl_id, ids, frontier)
+    report.priorities_changed = update_priorities(crawl_id, sorted(set(ids) | replaced), frontier)
     return report
 
 
@@ -227,15 +260,31 @@ def _save(rows: Iterable[SiteStructure], states: dict[int, SiteStructureState], 
     SiteStructure.objects.bulk_update(changed, ["state", "iterations", "updated_at"], batch_size=200)
 
 
-def _distribute_with_state(module: StructureModule, crawl_id: int, targets: list[Target]) -> list[Placement]:
-    """M03 over the batch with each site's GC/GB loaded before and stored after (redistribution writes GB)."""
-    rows = _locked_states(crawl_id, (t.site_id for t in targets))
+def _current_targets(crawl_id: int, new: list[Target], limit: int) -> list[Target]:
+    """Per site of ``new``: its other pending Targets, shallowest first, at most ``limit`` (M03's current Targets)."""
+    if limit <= 0:
+        return []
+    new_ids = [t.pk for t in new]
+    others: list[Target] = []
+    for site_id in sorted({t.site_id for t in new}):
+        others += list(Target.objects.filter(crawl_id=crawl_id, site_id=site_id, state=Target.State.PENDING)
+                       .exclude(pk__in=new_ids).select_related("site").order_by("depth", "id")[:limit])
+    return others
+
+
+def _distribute_with_state(module: StructureModule, crawl_id: int,
+                           new: list[Target]) -> tuple[list[Placement], list[int]]:
+    """M03 over the new Targets and their sites' other pending ones, with each site's GC/GB loaded
+    before and stored after (redistribution writes GB); returns the placements and the other Targets' ids."""
+    rows = _locked_states(crawl_id, (t.site_id for t in new))  # locked first: one iteration per site at a time
+    others = _current_targets(crawl_id, new, module.max_site_targets)
+    targets = new + others
     names = {t.site_id: t.site.name for t in targets}
     by_id = {site_id: _load(row) for site_id, row in rows.items()}
     module.states = {names[site_id]: state for site_id, state in by_id.items()}
     placements = module.distribute([target_info(t) for t in targets])
     _save(rows.values(), by_id, iteration=True)
-    return placements
+    return placements, [t.pk for t in others]
 
 
 def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:

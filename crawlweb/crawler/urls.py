@@ -346,6 +346,13 @@ _TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
 @lru_cache(maxsize=65536)
+def ends_in_public_suffix(name: str) -> bool:
+    """Does the dotted name end in a public suffix ('primer.rs', 'a.co.rs': yes; 'o-nama.html': no)?"""
+    ext = _TLD(name.lower().rstrip("."))
+    return bool(ext.suffix and ext.domain)
+
+
+@lru_cache(maxsize=65536)
 def registrable_domain(host: str) -> str:
     """The registrable domain (public suffix + one label): 'www.rts.co.rs' -> 'rts.co.rs'.
 

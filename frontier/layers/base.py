@@ -119,6 +119,12 @@ class FrontierLayerModule(ABC):
     def from_config(cls, config: dict) -> "FrontierLayerModule":
         """Build the module from the crawl's configuration dict (raises ConfigError)."""
 
+    @classmethod
+    def default_rule_points(cls, config: dict) -> dict[str, float]:
+        """Priority points a crawl gives, unless it says otherwise, to Targets placed by these rules
+        (rule name -> points; see frontier.priority). None by default."""
+        return {}
+
     @abstractmethod
     def prepare(self, targets: list[TargetInfo]) -> Any:
         """Compute the per-batch features the rules test (called once per distribute)."""

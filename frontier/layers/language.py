@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -100,6 +101,15 @@ def load_language_data(path: Path = DATA_FILE) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=16)
+def _pair_needle_rules(data_file: str, pair_name: str | None) -> tuple[str, ...]:
+    """Needle rule names of the languages a pair places in Primary or Secondary (read once per file and pair)."""
+    data = load_language_data(Path(data_file))
+    pair = data["pairs"].get(pair_name or data.get("default_pair", "sr-en"), [])
+    return tuple(f"needle_{entry['language']}" for entry in pair
+                 if str(entry.get("layer", "")).lower() in ("primary", "secondary"))
+
+
 class LanguageModule(FrontierLayerModule):
     code = "M01"
 
@@ -151,6 +161,13 @@ class LanguageModule(FrontierLayerModule):
         if not isinstance(max_variants, int) or isinstance(max_variants, bool) or not 0 <= max_variants <= 4096:
             raise ConfigError(f"M01.max_variants: must be an integer in 0..4096, got {max_variants!r}")
         return cls(data["pairs"][pair_name], data["languages"], restore, max_variants)
+
+    @classmethod
+    def default_rule_points(cls, config: dict) -> dict[str, float]:
+        """One point for the needle rules of the pair's own languages (those not placing in Reserve):
+        an explicit language marker is stronger evidence than the estimation rules (frontier.priority)."""
+        config = config or {}
+        return {rule: 1.0 for rule in _pair_needle_rules(str(config.get("data_file", DATA_FILE)), config.get("pair"))}
 
     def prepare(self, targets: list[TargetInfo]) -> LanguageBatch:
         tokens = [tst(t.url, t.anchor_text) for t in targets]

@@ -63,6 +63,17 @@ def test_the_domain_tld_is_not_a_needle(module):
     assert placement.rule == "unassigned" and placement.layer == 3
 
 
+def test_a_host_name_in_the_anchor_text_is_not_a_needle(module):
+    # Directory and partner lists write the host: its TLD (.rs, .de, .hu) says where the site is
+    # registered, not what language the linked page is in.
+    german, serbian = module.distribute([
+        TargetInfo("de", "http://www.werkstatt.rs/", anchor_text="Werkstatt (www.werkstatt.rs)"),
+        TargetInfo("sr", "http://www.primer.de/sr/", anchor_text="primer.de"),
+    ])
+    assert not german.rule.startswith("needle_")
+    assert (serbian.layer, serbian.rule, serbian.evidence["needle"]) == (1, "needle_sr", "sr")
+
+
 def test_link_instances_of_one_target_are_placed_once_with_all_anchors(module):
     placements = module.distribute([
         TargetInfo("t", "http://primer.rs/p/1", anchor_text="xqzt"),

@@ -26,6 +26,8 @@ def test_registry_builds_the_configured_modules():
     ({"M01": {"max_variants": -1}}, "M01.max_variants"),
     ({"M03": {"redistribute": 1}}, "M03.redistribute"),
     ({"M03": {"depth": 1}}, "'depth'"),
+    ({"M03": {"max_site_targets": -1}}, "M03.max_site_targets"),
+    ({"M03": {"max_site_targets": "all"}}, "M03.max_site_targets"),
 ])
 def test_bad_module_configuration_names_the_key(config, named):
     with pytest.raises(ConfigError, match=named.replace(".", r"\.")):
@@ -88,3 +90,15 @@ def test_every_placement_is_json_able_and_names_its_module_layer_and_rule():
             assert p.module == code and p.layer_id == f"{code}.L0{p.layer}" and p.rule
             json.dumps({"evidence": p.evidence, "rank": p.rank})
     assert LanguageModule.from_config({}).distribute([]) == []
+
+
+def test_m01_asks_rule_points_for_the_needles_of_its_pair(tmp_path):
+    assert LanguageModule.default_rule_points({}) == {"needle_sr": 1.0, "needle_en": 1.0}
+    data = tmp_path / "lang.json"
+    data.write_text('{"languages": {"xx": {"needles": ["xx"]}, "en": {"needles": ["en"], "dictionary": "en"},'
+                    ' "de": {"needles": ["de"]}}, "pairs": {"en-xx": [{"language": "en", "layer": "primary"},'
+                    ' {"language": "xx", "layer": "secondary"}, {"language": "de", "layer": "reserve"}]}}',
+                    encoding="utf-8")
+    assert LanguageModule.default_rule_points({"data_file": str(data), "pair": "en-xx"}) == {
+        "needle_en": 1.0, "needle_xx": 1.0}  # not the Reserve language's needle
+    assert StructureModule.default_rule_points({}) == {}

@@ -50,3 +50,18 @@ def test_relative_part_handles_hosts_without_path_and_scheme_relative_links():
     assert relative_part("//cdn.a.rs/en/x#y") == "/en/x#y"
     assert relative_part("http://user@a.rs:8080/sr/") == "/sr/"
     assert relative_part("sr//x") == "sr//x"  # already relative: nothing is taken for a host
+
+
+def test_host_names_in_the_anchor_text_are_not_tokens():
+    # Like the Target's own domain name, a host written in the anchor names a site, not a language.
+    assert tst("http://www.primer.rs/", "Primer (www.primer.rs)") == ["primer"]
+    assert tst("http://www.primer.rs/", "primer.rs") == []
+    assert tst("http://a.rs/x", "Pišite na info@primer.co.rs") == ["x", "pišite", "na", "info"]
+    assert tst("http://a.rs/x", "Sajt na primer.срб") == ["x", "sajt", "na"]
+    # A URL in the anchor keeps its path, as the Target's own URL does.
+    assert tst("http://a.rs/x", "http://www.primer.de/en/") == ["x", "en"]
+
+
+def test_file_names_in_the_anchor_text_stay_tokens():
+    assert tst("http://a.rs/x", "o-nama.html") == ["x", "o", "nama", "html"]
+    assert tst("http://a.rs/x", "Cenovnik.pdf, v1.2") == ["x", "cenovnik", "pdf", "v"]

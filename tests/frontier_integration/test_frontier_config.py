@@ -24,6 +24,12 @@ def errors_of(config: dict) -> dict:
     ({"priority": {"module_weights": {"M02": 1}}}, "priority", "module_weights.M02"),
     ({"priority": {"tie_break_module": "M09"}}, "priority", "tie_break_module"),
     ({"priority": {"weights": {}}}, "priority", "'weights'"),
+    ({"modules": {"M01": {}}, "priority": {"rule_points": {"M01": {"needle_xx": 1}}}}, "priority",
+     "rule_points.M01.needle_xx"),
+    ({"priority": {"rule_points": {"M07": {"a": 1}}}}, "priority", "rule_points.M07"),
+    ({"priority": {"module_layer_points": {"M07": {"primary": 2, "secondary": 1, "reserve": 0}}}}, "priority",
+     "module_layer_points.M07"),
+    ({"modules": {"M03": {"max_site_targets": 2.5}}}, "modules", "M03.max_site_targets"),
 ])
 def test_a_bad_frontier_config_is_refused_naming_the_key(config, key, words):
     errors = errors_of(config)
@@ -44,3 +50,13 @@ def test_a_good_config_builds_and_no_modules_means_breadth_first():
     assert settings.priority.weight("M01") == 2.0
     assert frontier_settings({}) is None and frontier_settings({"modules": {}}) is None
     assert frontier_settings({"priority": {}}) is None
+
+
+def test_by_default_m01_needles_of_the_pair_earn_rule_points():
+    settings = frontier_settings({"modules": {"M01": {}, "M03": {}}})
+    assert settings.priority.rule_points == {"M01": {"needle_sr": 1.0, "needle_en": 1.0}}
+    assert settings.priority.points("M01") == {1: 2.0, 2: 2.0, 3: 0.0}
+    assert settings.priority.points("M03") == {1: 2.0, 2: 1.0, 3: 0.0}
+    assert dict(settings.priority.module_weights) == {"M01": 3.0, "M03": 1.0}
+    own = frontier_settings({"modules": {"M01": {}}, "priority": {"rule_points": {}}})
+    assert own.priority.rule_points == {}, "a crawl that sets rule_points gets exactly those"

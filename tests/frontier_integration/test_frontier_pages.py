@@ -29,7 +29,7 @@ def test_the_target_page_shows_each_modules_layer_rule_evidence_and_priority(sta
     target = targets["http://www.primer.rs/sr/usluge.html"]
     page = staff_client.get(reverse("frontier:target", args=[target.pk])).content.decode()
     for text in ("M01.L01 (Primary)", "needle_sr", "&quot;needle&quot;: &quot;sr&quot;", "M03.L0", "gd_top",
-                 "M01 Primary x weight 4", "M03 rank (tie-break)", "depth 1"):
+                 "M01 Primary x weight 4", "M01 rule needle_sr x weight 4", "M03 rank (tie-break)", "depth 1"):
         assert text in page, text
     assert f"{target.priority}" in page
     reserve = staff_client.get(reverse("frontier:target", args=[targets["http://www.primer.rs/de/dienste.html"].pk]))

@@ -57,8 +57,10 @@ def test_priority_follows_the_configured_weights():
     for weights, best in [({"M01": 4, "M03": 1}, "http://www.primer.rs/sr/deep/z.html"),
                           ({"M01": 1, "M03": 10}, "http://www.primer.rs/en/x.html")]:
         Crawl.objects.all().delete()
+        # Every module on the same layer points (2, 1, 0) and no rule points, so only the weights differ.
         crawl, ids = crawl_with_targets(urls, config={"modules": {"M01": {}, "M03": {}},
-                                                      "priority": {"module_weights": weights}})
+                                                      "priority": {"module_weights": weights, "module_layer_points": {},
+                                                                   "rule_points": {}}})
         place_targets(crawl.pk, ids)
         placed = placements_of(ids)
         assert placed[(urls[0], "M03")] == ("M03.L02", "gdtop_child_leaf")
@@ -137,8 +139,86 @@ def test_layers_dominate_then_depth_then_structure_rank():
         return {"M01": Placement(1, "M01", f"M01.L0{m01_layer}", m01_layer, "r", {}),
                 "M03": Placement(1, "M03", f"M03.L0{m03_layer}", m03_layer, "r", {}, rank)}
 
-    deep_primary = layered_priority(placed(1, 3, -50.0), 100, config)
-    shallow_secondary = layered_priority(placed(2, 3, 50.0), 0, config)
+    # The smallest layer step of the default combination: M03 Primary over Secondary (weight 1).
+    deep_primary = layered_priority(placed(1, 1, -50.0), 100, config)
+    shallow_secondary = layered_priority(placed(1, 2, 50.0), 0, config)
     assert deep_primary > shallow_secondary, "one layer step outweighs any depth and rank"
     assert layered_priority(placed(1, 1, -50.0), 2, config) > layered_priority(placed(1, 1, 50.0), 3, config)
     assert layered_priority(placed(1, 1, 5.0), 2, config) > layered_priority(placed(1, 1, 1.0), 2, config)
+
+
+def crawled(crawl, paths):
+    """Pages stored for ``paths`` of www.primer.rs, walked into M03's GC."""
+    from django.utils import timezone
+
+    from crawlweb.models import Host, Page
+
+    site, host = Site.objects.get(name="primer.rs"), Host.objects.get(name="www.primer.rs")
+    pages = [Page.objects.create(crawl=crawl, site=site, host=host, url=f"http://www.primer.rs{p}",
+                                 final_url=f"http://www.primer.rs{p}", status_code=200, fetched_at=timezone.now(),
+                                 md5=f"{i:032d}") for i, p in enumerate(paths)]
+    record_crawled(crawl.pk, [page.pk for page in pages])
+
+
+def test_m03_places_a_sites_pending_targets_again_as_the_site_is_crawled():
+    # Iteration 1: GT / 4, /sr/ 3, /en/ 1; the root has no leaf -> children's leaves Secondary,
+    # GB /sr/ +2, /en/ +2, / -4 (as in test_m03_state_is_persisted_between_two_steps).
+    crawl, first = crawl_with_targets([f"http://www.primer.rs{p}" for p in
+                                       ("/sr/a.html", "/sr/b.html", "/sr/c.html", "/en/x.html")])
+    place_targets(crawl.pk, first)
+    english = Target.objects.get(url="http://www.primer.rs/en/x.html")
+    assert placements_of([english.pk])[(english.url, "M03")] == ("M03.L02", "gdtop_child_leaf")
+    before = english.priority
+    # Ten Serbian pages are crawled (GC /sr/ = 12); one more Serbian link comes in. GT is built from
+    # the site's current Targets: / 5/12 - 4, /sr/ 4/12 + 2 = 2.33, /en/ 1/2 + 2 = 2.5 -> GDtop /en/.
+    crawled(crawl, [f"/sr/p{i}.html" for i in range(10)])
+    second = add_targets(crawl, [Candidate("http://www.primer.rs/sr/d.html")], origin="forward", depth=1).new_ids
+    assert place_targets(crawl.pk, second) == 1, "the job reports the Targets it placed for the first time"
+    english.refresh_from_db()
+    assert placements_of([english.pk])[(english.url, "M03")] == ("M03.L01", "gdtop_leaf")
+    assert english.priority > before, "its priority follows its new layer"
+    assert placements_of(second)[("http://www.primer.rs/sr/d.html", "M03")] == ("M03.L03", "unassigned")
+    row = SiteStructure.objects.get(crawl=crawl, site__name="primer.rs")
+    assert row.iterations == 2
+
+
+def test_m03_leaves_fetched_targets_and_with_max_site_targets_0_the_pending_ones_too():
+    config = {"modules": {"M01": {}, "M03": {"max_site_targets": 0}}}
+    crawl, first = crawl_with_targets([f"http://www.primer.rs{p}" for p in
+                                       ("/sr/a.html", "/sr/b.html", "/sr/c.html", "/en/x.html")], config=config)
+    place_targets(crawl.pk, first)
+    Target.objects.filter(url="http://www.primer.rs/sr/a.html").update(state=Target.State.DONE)
+    once = sorted(LayerPlacement.objects.filter(target_id__in=first).values_list("target_id", "layer_id", "placed_at"))
+    crawled(crawl, [f"/sr/p{i}.html" for i in range(10)])
+    second = add_targets(crawl, [Candidate("http://www.primer.rs/sr/d.html")], origin="forward", depth=1).new_ids
+    place_targets(crawl.pk, second)
+    assert sorted(LayerPlacement.objects.filter(target_id__in=first)
+                  .values_list("target_id", "layer_id", "placed_at")) == once
+
+    # With the default, pending Targets are placed again, a fetched one is not.
+    Crawl.objects.all().delete()
+    crawl, first = crawl_with_targets([f"http://www.primer.rs{p}" for p in
+                                       ("/sr/a.html", "/sr/b.html", "/sr/c.html", "/en/x.html")])
+    place_targets(crawl.pk, first)
+    Target.objects.filter(url="http://www.primer.rs/sr/a.html").update(state=Target.State.DONE)
+    m03 = LayerPlacement.objects.filter(target_id__in=first, module="M03")
+    stamps = dict(m03.values_list("target__url", "placed_at"))
+    second = add_targets(crawl, [Candidate("http://www.primer.rs/sr/d.html")], origin="forward", depth=1).new_ids
+    place_targets(crawl.pk, second)
+    again = dict(m03.values_list("target__url", "placed_at"))
+    assert again["http://www.primer.rs/sr/a.html"] == stamps["http://www.primer.rs/sr/a.html"]
+    assert again["http://www.primer.rs/en/x.html"] > stamps["http://www.primer.rs/en/x.html"]
+    m01 = LayerPlacement.objects.filter(target_id__in=first, module="M01").values_list("placed_at", flat=True)
+    assert max(m01) < min(again[url] for url in again if not url.endswith("/a.html")), "M01 places a batch once"
+
+
+def test_by_default_a_needle_of_the_pair_outranks_an_estimated_language():
+    crawl, ids = crawl_with_targets(["http://www.primer.rs/en/galerija.html", "http://www.primer.rs/uredjaj.html"],
+                                    config={"modules": {"M01": {}}})
+    place_targets(crawl.pk, ids)
+    rules = {url: rule for (url, _), (_, rule) in placements_of(ids).items()}
+    assert rules == {"http://www.primer.rs/en/galerija.html": "needle_en",
+                     "http://www.primer.rs/uredjaj.html": "estimate_sr"}
+    priority = dict(Target.objects.filter(crawl=crawl).values_list("url", "priority"))
+    assert priority["http://www.primer.rs/en/galerija.html"] - priority["http://www.primer.rs/uredjaj.html"] == \
+        pytest.approx(3.0), "Secondary and Primary alike (2 x 3), plus the needle's point (1 x 3)"
