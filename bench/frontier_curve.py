@@ -213,18 +213,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="frontier_curve_") as tmp:
         configure(Path(tmp), args.batch)
-        from crawlweb.services.network import fetcher_for
+        from bench.support.proxied_web import proxied_test_web
         from crawlweb.testweb.generator import generate_web
-        from crawlweb.testweb.server import TestWebServer
 
         web = generate_web(seed=args.seed, size=size, pages_per_site=pages, slow_delay_s=0.2)
-        server = TestWebServer(web, host="127.0.0.1", port=0, real_sites_dir=real_dir)
-        server.start()
-        try:
-            for name in ("HTTP_PROXY", "http_proxy"):
-                os.environ[name] = server.proxy_url
-            os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost,::1"
-            fetcher_for.cache_clear()
+        with proxied_test_web(web, real_dir) as server:
             truth = server.truth()
             real_hosts = {site["host"] for site in truth["sites"][len(web.sites):]}
             generated, real = truth["sites"][:len(web.sites)], truth["sites"][len(web.sites):]
@@ -245,8 +238,6 @@ def main() -> None:
                     real_ratios.append(result["layered"][0])
                 print(f"\nreal sites, layered vs bfs per host order: {', '.join(f'{r:.3f}' for r in real_ratios)}; "
                       f"mean {sum(real_ratios) / len(real_ratios):.3f}")
-        finally:
-            server.stop()
         primary_delta, moved = print_diacritics(diacritic_effect("test web layered"))
         real_text = f"real_vs_bfs={sum(real_ratios) / len(real_ratios):.4f} " if real_ratios else ""
         print(f"RESULT layered_vs_bfs={test_web['layered'][0]:.4f} pairs_vs_bfs={test_web['layered'][1]:.4f} "

@@ -76,19 +76,11 @@ def main() -> None:
     from crawlweb.devdata import shared_data_dir
     with tempfile.TemporaryDirectory(prefix="frontier_trace_") as tmp:
         fc.configure(Path(tmp), args.batch)
-        from crawlweb.services.network import fetcher_for
+        from bench.support.proxied_web import proxied_test_web
         from crawlweb.testweb.generator import generate_web
-        from crawlweb.testweb.server import TestWebServer
 
         web = generate_web(seed=args.seed, size=size, pages_per_site=pages, slow_delay_s=0.2)
-        server = TestWebServer(web, host="127.0.0.1", port=0,
-                               real_sites_dir=shared_data_dir() / "real-sites" if args.real else None)
-        server.start()
-        try:
-            for name in ("HTTP_PROXY", "http_proxy"):
-                os.environ[name] = server.proxy_url
-            os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost,::1"
-            fetcher_for.cache_clear()
+        with proxied_test_web(web, shared_data_dir() / "real-sites" if args.real else None) as server:
             truth = server.truth()
             pairs = {url for pair in fc.pair_list(truth["sites"]) for url in pair}
             seeds = ([f"http://{site['host']}/" for site in truth["sites"][len(web.sites):]] if args.real
@@ -96,8 +88,6 @@ def main() -> None:
             config = json.loads(args.config_json) if args.config_json else fc.CONFIGS[args.config]
             crawls = [fc.run_crawl(name, seeds, budget, cfg)[0]
                       for name, cfg in (("bfs", {}), (args.config, config))]
-        finally:
-            server.stop()
         for crawl in crawls:
             trace(crawl, pairs, args.first)
         print("\nparallel-pair pages after k fetches:")
