@@ -23,7 +23,7 @@ from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_finish_followups, run_followups
-from crawlweb.services.leasing import Lease, lease_batch, next_lease_in
+from crawlweb.services.leasing import Lease, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.page_prep import keeps_page, prepare_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
@@ -131,9 +131,7 @@ def _step_seconds() -> float:
 
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
     """Lease a batch within the budget and start its fetches; returns their futures."""
-    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
-                                      lease_expires_at__gte=timezone.now()).count()
-    room = min(settings.CRAWLER_BATCH_SIZE, crawl.budget_left - in_flight)
+    room = min(settings.CRAWLER_BATCH_SIZE, crawl.budget_left - in_flight(crawl).count())
     if room <= 0:
         return []
     leases = lease_batch(crawl, worker_id(), room, settings.CRAWLER_LEASE_SECONDS)
@@ -177,8 +175,7 @@ def _last_modified(target: Target) -> str | None:
 
 def _finish(crawl: Crawl) -> None:
     """Mark the crawl finished once nothing is left to fetch or the budget is spent."""
-    still_leased = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
-                                         lease_expires_at__gte=timezone.now()).exists()
+    still_leased = in_flight(crawl).exists()
     if still_leased:
         enqueue(crawl_step, crawl.pk)  # another worker is mid-fetch; look again after it
         time.sleep(MAX_IDLE_WAIT_S / 4)

@@ -42,6 +42,17 @@ def leasable(now: datetime) -> Q:
     return (Q(state=Target.State.PENDING) & due) | Q(state=Target.State.LEASED, lease_expires_at__lt=now)
 
 
+def in_flight(crawl: Crawl):
+    """The crawl's Targets leased now (a live lease): requests under way, not yet counted as fetched."""
+    return Target.objects.filter(crawl_id=crawl.pk, state=Target.State.LEASED, lease_expires_at__gte=timezone.now())
+
+
+def host_free(now: datetime, lookahead: timedelta = timedelta(0)) -> Q:
+    """Hosts with no request in flight whose politeness clock runs out by ``now + lookahead``."""
+    return ((Q(busy_until__isnull=True) | Q(busy_until__lt=now))
+            & (Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now + lookahead)))
+
+
 def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> list[Lease]:
     """Lease from the crawl's queues in the order its strategy wants (back/forward crawls have two)."""
     for queue in queue_order(crawl) or [Q()]:
@@ -67,8 +78,7 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
             .annotate(best=Subquery(host_targets.values("priority")[:1]),
                       best_target=Subquery(host_targets.values("id")[:1]))
             .filter(best__isnull=False)
-            .filter(Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now + lookahead))
-            .filter(Q(busy_until__isnull=True) | Q(busy_until__lt=now))
+            .filter(host_free(now, lookahead))
             .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
         )
         # Each host's best Target came with the host row: one more statement reads them all.

@@ -27,7 +27,7 @@ from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import Lease
+from crawlweb.services.leasing import Lease, host_free, in_flight
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import host_interval, record_outcome, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
@@ -127,9 +127,7 @@ def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     flight; a step that counted before and leases after may still take the same last page (the
     budget is as soft here as between two parallel steps, see README "Finding bilingual sites")."""
     crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state"])
-    in_flight = Target.objects.filter(crawl=crawl, state=Target.State.LEASED,
-                                      lease_expires_at__gte=timezone.now()).exclude(pk=own).count()
-    return crawl.budget_left - in_flight > 0
+    return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
 
 
 def _claim_host(host: Host, config: CrawlConfig, owner: str) -> bool:
@@ -138,10 +136,8 @@ def _claim_host(host: Host, config: CrawlConfig, owner: str) -> bool:
     deadline = time.monotonic() + 2 * host_interval(host, config) + EXTRA_WAIT_S
     while True:
         now = timezone.now()
-        free = (Q(busy_until__isnull=True) | Q(busy_until__lt=now)) & \
-               (Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now))
         expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
-        if Host.objects.filter(free, pk=host.pk).update(busy_until=expires, last_served_at=now):
+        if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
             return True
         if time.monotonic() >= deadline:
             return False
