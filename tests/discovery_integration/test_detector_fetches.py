@@ -22,7 +22,7 @@ def test_the_detectors_downloads_are_crawl_pages_counted_in_the_budget(job_mode,
                                                                         run_jobs):
     # Room enough that, with threads, the crawl's own steps do not spend the budget before the
     # detector's thread asks for its first pages.
-    budget = 40
+    budget = 80
     crawl = discovery_crawl(through_test_web, "obfc", budget=budget)
     start_crawl(crawl)
     run_jobs()
