@@ -25,10 +25,11 @@ crawl's end (Crawl.finished_at; Scrapy's spider_closed), so start-up counts on b
 reaches its time cap first is stopped there and measured at the cap ("capped"). The politeness share
 is the rate while crawling (first to last request of the run, from the test web's request log) over
 the bound hosts / interval, hosts counted from that log; its request form counts robots.txt fetches,
-which use the same per-host slots. Peak RSS of a worker is wait4()'s ru_maxrss of the rqworker
-process, i.e. the largest of the worker and the work horses it forked and reaped (RQ forks one per
-job), or the largest VmRSS polled from /proc if that is higher; worker_rss_mb is the largest over the
-PostgreSQL runs (in full mode the no-fork worker run is the long one, where memory accumulates).
+which use the same per-host slots. Peak RSS of a worker is the largest sum of VmRSS over the rqworker
+process and its descendants (its page preparation processes, CRAWLER_PREPARE_PROCESSES), polled from
+/proc every 0.1 s, or wait4()'s ru_maxrss (the largest single process) if that is higher;
+worker_rss_mb is the largest over the PostgreSQL runs. CPU time is wait4()'s, which includes the
+preparation processes the worker reaped.
 
 The crawl address policy is "private" by default: every request goes through the proxy, and the
 other policies first resolve each proxied (fictional) host name through the system resolver, which
@@ -187,19 +188,20 @@ def reap(proc: subprocess.Popen) -> bool:
 
 
 def tree_rss_mb(pid: int) -> float:
-    """Largest VmRSS of a process and its descendants (an RQ worker's work horse)."""
-    best, stack = 0.0, [pid]
+    """VmRSS of a process and its descendants together (a worker and its page preparation
+    processes; RQ's forking worker's work horse, though it shares pages with its parent)."""
+    total, stack = 0.0, [pid]
     while stack:
         current = stack.pop()
         try:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
-                    best = max(best, int(line.split()[1]) / 1024)
+                    total += int(line.split()[1]) / 1024
             for task in Path(f"/proc/{current}/task").iterdir():
                 stack.extend(int(child) for child in (task / "children").read_text().split())
         except (FileNotFoundError, ProcessLookupError, PermissionError, ValueError):
             continue
-    return best
+    return total
 
 
 def tail(path: Path, lines: int = 8) -> str:
@@ -490,7 +492,7 @@ def report(runs: dict[str, Run], quick: bool) -> None:
               f"{r.rate / r.spec.workers:>8.1f} {r.crawl_s:>7.1f} {r.crawl_rate:>8.1f} {r.requests:>8} "
               f"{r.hosts:>5} {r.rss_mb:>11.0f} {1000 * r.cpu_s / max(1, r.pages):>11.1f}  {r.state}{'; ' + '; '.join(r.notes) if r.notes else ''}")
     print("  wall s: worker (Scrapy, embedded: process) start to crawl end; crawl s: first to last request;"
-          " peak RSS: the largest worker or work-horse process;\n  CPU ms/page: CPU time of the crawling"
+          " peak RSS: a worker with its preparation processes (the largest worker);\n  CPU ms/page: CPU time of the crawling"
           " processes (start-up included; the test web proxy and the database servers apart) per page")
 
 

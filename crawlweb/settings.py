@@ -96,6 +96,8 @@ CRAWLER_MAX_URL_LENGTH = env_number("CRAWLER_MAX_URL_LENGTH", 250, minimum=20, i
 CRAWLER_ADDRESS_POLICY = env_choice("CRAWLER_ADDRESS_POLICY", "public", ("public", "loopback", "private"))
 CRAWLER_BATCH_SIZE = env_number("CRAWLER_BATCH_SIZE", 32, minimum=1, maximum=1000, integer=True)
 CRAWLER_CONCURRENCY = env_number("CRAWLER_CONCURRENCY", 16, minimum=1, maximum=256, integer=True)
+# Processes that parse fetched pages beside a worker's fetch threads (0: in the fetch threads).
+CRAWLER_PREPARE_PROCESSES = env_number("CRAWLER_PREPARE_PROCESSES", 1, minimum=0, maximum=64, integer=True)
 CRAWLER_LEASE_SECONDS = env_number("CRAWLER_LEASE_SECONDS", 120, minimum=1, integer=True)
 CRAWLER_MAX_ATTEMPTS = env_number("CRAWLER_MAX_ATTEMPTS", 3, minimum=1, maximum=20, integer=True)
 CRAWLER_RETRY_BACKOFF = env_number("CRAWLER_RETRY_BACKOFF", 60.0, minimum=0.01, maximum=86400)

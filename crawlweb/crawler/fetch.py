@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email.utils
 import http.cookiejar
+import os
 import socket
 import time
 import zlib
@@ -44,6 +45,9 @@ ERROR_KINDS = (TIMEOUT, DNS, DNS_TEMPORARY, REFUSED, CONNECTION, TOO_LARGE, REDI
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 PROBE_BYTES = 16 * 1024  # what head() reads when it has to fall back to GET
 _CHUNK = 64 * 1024
+# The environment variables requests reads proxies from (lower case wins, as in urllib).
+PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy",
+                   "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
 
 
 @dataclass
@@ -169,10 +173,15 @@ class Fetcher:
         self.max_redirects = max_redirects
         self.address_policy = address_policy
         self.session = requests.Session()
-        self.session.trust_env = True  # honour HTTP_PROXY / HTTPS_PROXY / NO_PROXY
-        # ... but never ~/.netrc: a crawler must not send its operator's credentials to the sites
+        # HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured by proxies_for(), which reads them once
+        # per host: requests' own reading (trust_env) scans the whole environment on every request.
+        self.session.trust_env = False
+        # Never ~/.netrc either: a crawler must not send its operator's credentials to the sites
         # it visits (requests looks netrc up for every request when no auth is set).
         self.session.auth = _no_credentials
+        self._proxies: dict[tuple, dict[str, str]] = {}
+        # What trust_env would also have read: a CA bundle named in the environment.
+        self.session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
         adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
@@ -196,13 +205,21 @@ class Fetcher:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def proxies_for(self, url: str) -> dict[str, str]:
+        """The proxies of the environment for url (NO_PROXY applied), with requests' own helpers,
+        remembered per host and proxy variables' values."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.netloc, tuple(os.environ.get(name) for name in PROXY_VARIABLES))
+        proxies = self._proxies.get(key)
+        if proxies is None:
+            if len(self._proxies) > 10_000:
+                self._proxies.clear()
+            proxies = self._proxies[key] = {**get_environ_proxies(url, no_proxy=None), **self.session.proxies}
+        return proxies
+
     def is_proxied(self, url: str) -> bool:
-        """Whether a request for url goes through a proxy, decided with requests' own helpers."""
-        proxies: dict[str, str] = {}
-        if self.session.trust_env:
-            proxies.update(get_environ_proxies(url, no_proxy=None))
-        proxies.update(self.session.proxies or {})
-        return bool(select_proxy(url, proxies))
+        """Whether a request for url goes through a proxy."""
+        return bool(select_proxy(url, self.proxies_for(url)))
 
     def fetch(self, url: str, *, method: str = "GET", etag: str | None = None,
               last_modified: str | None = None, hop_interval: float = 0.0) -> FetchResult:
@@ -289,7 +306,7 @@ class Fetcher:
         """Do one request; fill result from it. Returns (exchange or None on error, absolute redirect target)."""
         try:
             resp = self.session.request(method, url, headers=extra_headers, cookies=jar, timeout=self.timeout,
-                                        allow_redirects=False, stream=True)
+                                        allow_redirects=False, stream=True, proxies=self.proxies_for(url))
         except Exception as exc:  # requests wraps everything transport-level; map it to an error kind
             result.error_kind, result.error = _classify_exception(exc), f"{type(exc).__name__}: {exc}"
             return None, None

@@ -25,7 +25,8 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_finish_followups, run_followups
 from crawlweb.services.leasing import Lease, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
-from crawlweb.services.page_prep import keeps_page, prepare_page
+from crawlweb.services import prep_processes
+from crawlweb.services.page_prep import keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from frontier.models import Target
 
@@ -161,7 +162,7 @@ def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetch
                            _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
     prepared = None
     if keeps_page(outcome.result):
-        prepared = prepare_page(outcome.result, site_name(lease.host.name), config)
+        prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config)
     return Fetched(lease, outcome, prepared)
 
 

@@ -7,6 +7,7 @@ waits, and the job's own thread only writes rows (in bulk, see storing.py).
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
@@ -17,11 +18,15 @@ from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
 from crawlweb.crawler.structure import tag_signature
-from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
+from crawlweb.crawler.urls import InvalidURL, normalize_url, registrable_domain, site_name
+from crawlweb.language.dictionaries import MissingDictionary, spell_checker
+from crawlweb.language.identify import identify_language
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_language import identify_page_language
 from crawlweb.services.targets import Candidate
 
+log = logging.getLogger(__name__)
+WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short English sentence."
 # Outcomes that still give a page to store: no error, a body cut at the size cap, a non-HTML document.
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
 # Canonical links are recorded but not followed: the canonical page is usually linked anyway.
@@ -57,8 +62,13 @@ def keeps_page(result: FetchResult | None) -> bool:
             and result.status != 304 and result.error_kind in PAGE_KEEPING_KINDS)
 
 
-def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig) -> PreparedPage:
-    """Decode, parse, identify the language of, and normalize the links of one fetched page."""
+def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig, *,
+                 window_words: int | None = None) -> PreparedPage:
+    """Decode, parse, identify the language of, and normalize the links of one fetched page.
+
+    ``window_words``: words of text around each link (default CRAWLER_TEXT_WINDOW_WORDS)."""
+    if window_words is None:
+        window_words = settings.CRAWLER_TEXT_WINDOW_WORDS
     not_html = classify_content(result)
     headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
     page = PreparedPage(md5=hashlib.md5(result.body).hexdigest(), not_html=not_html, fields=dict(
@@ -67,7 +77,7 @@ def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig) -> 
         modified_at=_http_date(result.headers.get("last-modified"))))
     if not_html is None:  # HTML (or plain text): decode, parse, identify the language
         text, charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
-        parsed = parse_html(text, result.final_url, window_words=settings.CRAWLER_TEXT_WINDOW_WORDS)
+        parsed = parse_html(text, result.final_url, window_words=window_words)
         if config.text_urls and content_kind(result) == "text":
             parsed.links.extend(ParsedLink(url=url, kind="text") for url in extract_text_urls(text, result.final_url))
         language, script = identify_page_language(parsed, result.final_url)
@@ -119,6 +129,18 @@ def prepare_link(url_as_linked: str, kind: str, source_site: str, config: CrawlC
         candidate = Candidate(url_as_linked, values.get("anchor_text", ""), values.get("text_around", ""),
                               values.get("img_alt", ""), values.get("img_src", ""), normalized=normalized)
     return PreparedLink(values, target_site, followed, candidate)
+
+
+def warm_up() -> None:
+    """Load once what preparing pages needs (dictionaries, the language model, the suffix list),
+    rather than in the first batch, where 16 fetch threads would wait for it."""
+    for code in ("sr", "en"):
+        try:
+            spell_checker(code)
+        except MissingDictionary as error:  # reported again, clearly, by the job that needs it
+            log.warning("%s", error)
+    identify_language(WARM_UP_TEXT)
+    registrable_domain("www.example.rs")
 
 
 def db_text(text: str) -> str:
