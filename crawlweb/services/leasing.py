@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
@@ -97,11 +97,23 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
     """The requests are over: free each (host id, interval, request end) host in one statement; a
-    host's politeness clock runs from its request's end."""
+    host's politeness clock runs from its request's end.
+
+    Plain SQL with one CASE: Django's bulk_update builds a When() expression per row, which cost
+    more CPU than the rest of a batch's host bookkeeping together."""
     now = timezone.now()
-    freed = {host_id: Host(pk=host_id, busy_until=None, next_fetch_at=(ended or now) + timedelta(seconds=interval))
-             for host_id, interval, ended in releases}
-    Host.objects.bulk_update([freed[pk] for pk in sorted(freed)], ["busy_until", "next_fetch_at"])
+    adapt = connection.ops.adapt_datetimefield_value
+    clocks = {host_id: adapt((ended or now) + timedelta(seconds=interval)) for host_id, interval, ended in releases}
+    if not clocks:
+        return
+    ids = sorted(clocks)  # a fixed row order: two workers' updates cannot deadlock on each other
+    cases = " ".join(["WHEN %s THEN %s"] * len(ids))
+    marks = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Host._meta.db_table} SET busy_until = NULL, next_fetch_at = CASE id {cases} END"
+            f" WHERE id IN ({marks})",
+            [value for pk in ids for value in (pk, clocks[pk])] + ids)
 
 
 def next_lease_in(crawl: Crawl) -> float | None:

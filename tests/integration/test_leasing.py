@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import lease_batch
+from crawlweb.services.leasing import lease_batch, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +33,24 @@ def test_a_host_due_after_the_lookahead_is_not_leased(settings):
     Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() - timedelta(seconds=0.01))
     [lease] = lease_batch(crawl, "w1", 10, 60)
     assert lease.wait_s() == 0.0
+
+
+def test_released_hosts_are_free_and_their_clocks_run_from_each_request_end():
+    crawl = Crawl.objects.create(name="release", page_budget=10)
+    add_targets(crawl, [Candidate(f"http://www.{name}.rs/") for name in ("prvi", "drugi", "treci")], origin="seed")
+    add_targets(crawl, [Candidate(f"http://www.{name}.rs/o-nama.html") for name in ("prvi", "drugi")], origin="seed")
+    leases = lease_batch(crawl, "w1", 10, 60)
+    assert len(leases) == 3 and all(lease.host.pk for lease in leases)
+    ended = timezone.now() - timedelta(seconds=10)
+    by_name = {lease.host.name: lease.host.pk for lease in leases}
+    first, second, third = by_name["www.prvi.rs"], by_name["www.drugi.rs"], by_name["www.treci.rs"]
+    release_hosts([(first, 1.0, ended), (second, 30.0, ended), (third, 2.5, None)])
+
+    hosts = {host.pk: host for host in Host.objects.filter(pk__in=[first, second, third])}
+    assert all(host.busy_until is None for host in hosts.values())
+    assert hosts[first].next_fetch_at == ended + timedelta(seconds=1)
+    assert hosts[second].next_fetch_at == ended + timedelta(seconds=30)
+    # No recorded end: the clock runs from the release.
+    assert timezone.now() < hosts[third].next_fetch_at <= timezone.now() + timedelta(seconds=2.5)
+    # Only the host whose clock ran out is leased again, for its other page.
+    assert [lease.host.pk for lease in lease_batch(crawl, "w2", 10, 60)] == [first]
