@@ -90,6 +90,9 @@ def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig, *,
             language=language, script=script,
             tag_signature=tag_signature(text))  # STRAND reads it later: the HTML itself is only in WARC files
         page.links = _prepare_links(result, parsed, source_site, config)
+        # The links live on as page.links: the parsed copies would only be carried (and, from a
+        # preparation process, pickled) for nothing.
+        parsed.links = []
     return page
 
 
