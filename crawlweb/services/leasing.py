@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
+from crawlweb.services.bulk_rows import case_by_id
 from frontier.models import Target
 from frontier.strategies.queues import queue_order
 
@@ -99,9 +100,10 @@ def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
     """The requests are over: free each (host id, interval, request end) host in one statement; a
     host's politeness clock runs from its request's end."""
     now = timezone.now()
-    freed = {host_id: Host(pk=host_id, busy_until=None, next_fetch_at=(ended or now) + timedelta(seconds=interval))
-             for host_id, interval, ended in releases}
-    Host.objects.bulk_update([freed[pk] for pk in sorted(freed)], ["busy_until", "next_fetch_at"])
+    next_fetch = {host_id: (ended or now) + timedelta(seconds=interval) for host_id, interval, ended in releases}
+    if next_fetch:
+        Host.objects.filter(pk__in=sorted(next_fetch)).update(
+            busy_until=None, next_fetch_at=case_by_id(next_fetch, Host._meta.get_field("next_fetch_at")))
 
 
 def next_lease_in(crawl: Crawl) -> float | None:

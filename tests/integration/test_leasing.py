@@ -1,11 +1,12 @@
-"""Leasing: a host due within the look-ahead is leased now, and its lease says how long to wait."""
+"""Leasing: a host due within the look-ahead is leased now, and its lease says how long to wait;
+releasing hosts starts their politeness clocks."""
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import lease_batch
+from crawlweb.models import Crawl, Host, Site
+from crawlweb.services.leasing import lease_batch, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +34,18 @@ def test_a_host_due_after_the_lookahead_is_not_leased(settings):
     Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() - timedelta(seconds=0.01))
     [lease] = lease_batch(crawl, "w1", 10, 60)
     assert lease.wait_s() == 0.0
+
+
+def test_releasing_hosts_sets_each_hosts_clock_from_its_request_end():
+    site = Site.objects.create(name="primer.rs")
+    first, second = (Host.objects.create(name=name, site=site, busy_until=timezone.now() + timedelta(seconds=60))
+                     for name in ("www.primer.rs", "en.primer.rs"))
+    ended = timezone.now() - timedelta(seconds=0.25)
+    before = timezone.now()
+    release_hosts([(first.pk, 1.5, ended), (second.pk, 2.0, None)])
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.busy_until is None and second.busy_until is None
+    assert first.next_fetch_at == ended + timedelta(seconds=1.5)
+    assert Host.objects.filter(next_fetch_at=ended + timedelta(seconds=1.5)).get() == first  # stored as Django would
+    assert before + timedelta(seconds=2.0) <= second.next_fetch_at <= timezone.now() + timedelta(seconds=2.0)
