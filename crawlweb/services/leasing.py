@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
+from crawlweb.services.bulk_rows import case_by_id
 from frontier.models import Target
 from frontier.strategies.queues import queue_order
 
@@ -97,23 +98,12 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
     """The requests are over: free each (host id, interval, request end) host in one statement; a
-    host's politeness clock runs from its request's end.
-
-    Plain SQL with one CASE: Django's bulk_update builds a When() expression per row, which cost
-    more CPU than the rest of a batch's host bookkeeping together."""
+    host's politeness clock runs from its request's end."""
     now = timezone.now()
-    adapt = connection.ops.adapt_datetimefield_value
-    clocks = {host_id: adapt((ended or now) + timedelta(seconds=interval)) for host_id, interval, ended in releases}
-    if not clocks:
-        return
-    ids = sorted(clocks)  # a fixed row order: two workers' updates cannot deadlock on each other
-    cases = " ".join(["WHEN %s THEN %s"] * len(ids))
-    marks = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Host._meta.db_table} SET busy_until = NULL, next_fetch_at = CASE id {cases} END"
-            f" WHERE id IN ({marks})",
-            [value for pk in ids for value in (pk, clocks[pk])] + ids)
+    next_fetch = {host_id: (ended or now) + timedelta(seconds=interval) for host_id, interval, ended in releases}
+    if next_fetch:
+        Host.objects.filter(pk__in=sorted(next_fetch)).update(
+            busy_until=None, next_fetch_at=case_by_id(next_fetch, Host._meta.get_field("next_fetch_at")))
 
 
 def next_lease_in(crawl: Crawl) -> float | None:

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import BigIntegerField, Case, Value, When
+from django.db import transaction
 from django.utils import timezone
 
 from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
-from crawlweb.models import Crawl, Host, Link, Page
+from crawlweb.models import Crawl, Host, Page
+from crawlweb.services.bulk_rows import LinkRow, case_by_id, insert_links, insert_pages
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
@@ -29,11 +29,7 @@ from crawlweb.services.page_prep import PreparedPage, db_text, keeps_page, prepa
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
-from frontier.strategies.base import LinkOut
-
-# Tries at inserting a batch's pages when other workers keep storing the same content meanwhile.
-PAGE_INSERT_TRIES = 3
-
+from frontier.strategies.base import LinkOut, Strategy
 
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
 
@@ -172,22 +168,31 @@ def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: 
     step.stored_page_ids += [page.pk for page in created.values()]
 
     new_links, new_targets = [], []
+    strategy = strategy_for(crawl)  # once per batch: COBFC's reads the crawl's latest classifiers
     for item in items:
         page = created.get(item.prepared.md5)
         if page is None or page.url != item.lease.target.url:
             continue  # stored before, or this batch's other URL with the same content stored it
-        new_links += [Link(page=page, **link.values) for link in item.prepared.links]
+        new_links += [_link_row(page.pk, link.values) for link in item.prepared.links]
         if item.prepared.parsed is not None:
-            new_targets += _planned_targets(crawl, item, page)
+            new_targets += _planned_targets(strategy, item, page)
         if item.outcome.result.final_url != item.lease.target.url:
             _mark_redirect_target(crawl, item.lease.target, page, item.outcome.result, config)
-    Link.objects.bulk_create(new_links, batch_size=500)
+    insert_links(new_links)
     step.new_target_ids += add_new_targets(crawl, new_targets, config).new_ids
+
+
+def _link_row(page_id: int, values: dict) -> LinkRow:
+    """A PreparedLink's values as a row; a redirect hop has no contexts (the columns' default, "")."""
+    return LinkRow(page_id, values["target_url"], values["url_as_linked"], values["kind"],
+                   values.get("anchor_text", ""), values.get("text_around", ""), values.get("img_alt", ""),
+                   values.get("img_src", ""), values.get("rel", ""), values.get("hreflang", ""),
+                   values["out_of_site"])
 
 
 def _finish_stored(items: list[Fetched], page_of: dict[str, Page]) -> None:
     """Mark the batch's Targets done with their Page: one UPDATE per distinct outcome (usually one,
-    "200, no error"), the page ids in a CASE; Django's bulk_update would write a CASE per column."""
+    "200, no error"), the page ids in a CASE."""
     outcomes: dict[tuple, dict[int, int]] = defaultdict(dict)
     for item in items:
         result, prepared = item.outcome.result, item.prepared
@@ -197,44 +202,40 @@ def _finish_stored(items: list[Fetched], page_of: dict[str, Page]) -> None:
     for (status, error_kind, error), pages in outcomes.items():
         Target.objects.filter(pk__in=sorted(pages)).update(
             state=Target.State.DONE, status_code=status, error_kind=error_kind, last_error=error,
-            lease_expires_at=None, fetched_at=now,
-            page_id=Case(*(When(pk=pk, then=Value(page_id)) for pk, page_id in pages.items()),
-                         output_field=BigIntegerField()))
+            lease_expires_at=None, fetched_at=now, page_id=case_by_id(pages, Target._meta.get_field("page")))
 
 
 def _page_rows(crawl: Crawl, items: list[Fetched]) -> tuple[dict[str, Page], dict[str, Page]]:
     """(Page by MD5 for every item, Pages this call created by MD5): existing content is reused."""
-    for attempt in range(PAGE_INSERT_TRIES):
-        md5s = {item.prepared.md5 for item in items}
-        page_of = {page.md5: page for page in Page.objects.filter(crawl=crawl, md5__in=md5s).only("id", "md5", "url")}
-        created: dict[str, Page] = {}
-        now = timezone.now()
-        for item in items:
-            md5 = item.prepared.md5
-            if md5 not in page_of and md5 not in created:
-                target = item.lease.target
-                created[md5] = Page(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=target.url,
-                                    md5=md5, fetched_at=now, **item.prepared.fields)
-        try:
-            with transaction.atomic():
-                Page.objects.bulk_create(list(created.values()))
-        except IntegrityError:  # another worker stored some of the same content first: read it, try again
-            if attempt == PAGE_INSERT_TRIES - 1:
-                raise
-            continue
-        page_of.update(created)
-        return page_of, created
-    raise AssertionError("unreachable")
+    page_of = _stored_pages(crawl, {item.prepared.md5 for item in items})
+    created: dict[str, Page] = {}
+    now = timezone.now()
+    for item in items:
+        md5 = item.prepared.md5
+        if md5 not in page_of and md5 not in created:
+            target = item.lease.target
+            created[md5] = Page(crawl=crawl, site_id=target.site_id, host_id=target.host_id, url=target.url,
+                                md5=md5, fetched_at=now, **item.prepared.fields)
+    lost = insert_pages(list(created.values()))
+    if lost:  # another worker stored some of the same content meanwhile: its Pages are the ones
+        page_of.update(_stored_pages(crawl, lost))
+        created = {md5: page for md5, page in created.items() if md5 not in lost}
+    page_of.update(created)
+    return page_of, created
 
 
-def _planned_targets(crawl: Crawl, item: Fetched, page: Page) -> list[NewTarget]:
+def _stored_pages(crawl: Crawl, md5s: set[str]) -> dict[str, Page]:
+    return {page.md5: page for page in Page.objects.filter(crawl=crawl, md5__in=md5s).only("id", "md5", "url")}
+
+
+def _planned_targets(strategy: Strategy, item: Fetched, page: Page) -> list[NewTarget]:
     """The crawl's strategy decides which links become Targets, in which queue, at which priority."""
     target, prepared = item.lease.target, item.prepared
     outs = [LinkOut(link.candidate, link.values["out_of_site"], link.target_site)
             for link in prepared.links if link.followed]
     source_site = site_name(item.lease.host.name)
     planned_targets = []
-    for planned in strategy_for(crawl).targets_for_page(target, page, prepared.parsed, outs):
+    for planned in strategy.targets_for_page(target, page, prepared.parsed, outs):
         planned.candidate.priority = planned.priority
         planned_targets.append(NewTarget(planned.candidate, planned.origin, target.depth + 1, page, source_site))
     return planned_targets

@@ -13,8 +13,7 @@ from urllib.parse import urlsplit
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name, validate_url
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.hosts import hosts_for
-from frontier.models import Target
+from crawlweb.services.bulk_rows import TargetRow, insert_targets
 
 
 @dataclass
@@ -55,44 +54,38 @@ def add_targets(crawl: Crawl, candidates: list[Candidate], *, origin: str, depth
 
 
 def add_new_targets(crawl: Crawl, new: list[NewTarget], config: CrawlConfig | None = None) -> AddResult:
-    """Validate and insert Targets in three statements whatever their number; returns the new ids.
+    """Validate and insert Targets in a few statements whatever their number; returns the new ids.
 
     The first candidate of a URL wins (its context and origin); URLs the crawl already has are left alone."""
     config = config or CrawlConfig.for_crawl(crawl)
     result = AddResult()
-    accepted: dict[str, NewTarget] = {}
+    accepted: dict[str, TargetRow] = {}
     for entry in new:
         if entry.depth > crawl.max_depth:
             result.rejected["too deep"] += 1
             continue
-        url = _valid_url(entry, crawl, config, result.rejected)
-        if url is not None:
-            accepted.setdefault(url, entry)
+        valid = _valid_url(entry, crawl, config, result.rejected)
+        if valid is not None and valid[0] not in accepted:
+            accepted[valid[0]] = _target_row(*valid, entry)
     if not accepted:
         return result
-    hosts = hosts_for({urlsplit(url).hostname for url in accepted})
-    known = set(Target.objects.filter(crawl=crawl, url__in=list(accepted)).values_list("url", flat=True))
-    fresh = []
-    for url, entry in accepted.items():
-        if url in known:
-            continue
-        c, host = entry.candidate, hosts[urlsplit(url).hostname]
-        fresh.append(Target(
-            crawl=crawl, url=url, url_as_linked=c.url_as_linked[:2000], host=host, site_id=host.site_id,
-            origin=entry.origin, source_page=entry.source_page, anchor_text=c.anchor_text[:1000],
-            text_around=c.text_around[:2000], img_alt=c.img_alt[:500], img_src=c.img_src[:2000],
-            depth=entry.depth, priority=-float(entry.depth) if c.priority is None else c.priority,
-        ))
-    Target.objects.bulk_create(fresh, ignore_conflicts=True, batch_size=500)
-    # ignore_conflicts leaves primary keys unset: read the new rows back (a racing worker may own some).
-    result.new_ids = list(Target.objects.filter(crawl=crawl, url__in=[row.url for row in fresh])
-                          .values_list("id", flat=True))
+    result.new_ids = insert_targets(crawl, list(accepted.values()))
     result.added = len(result.new_ids)
     return result
 
 
-def _valid_url(entry: NewTarget, crawl: Crawl, config: CrawlConfig, rejected: Counter) -> str | None:
-    """The normalized URL when the crawl may schedule it; else None, with the reason counted."""
+def _target_row(url: str, host: str, entry: NewTarget) -> TargetRow:
+    c = entry.candidate
+    return TargetRow(
+        url=url, url_as_linked=c.url_as_linked[:2000], origin=entry.origin,
+        source_page_id=entry.source_page.pk if entry.source_page is not None else None,
+        anchor_text=c.anchor_text[:1000], text_around=c.text_around[:2000], img_alt=c.img_alt[:500],
+        img_src=c.img_src[:2000], depth=entry.depth,
+        priority=-float(entry.depth) if c.priority is None else c.priority, host_name=host)
+
+
+def _valid_url(entry: NewTarget, crawl: Crawl, config: CrawlConfig, rejected: Counter) -> tuple[str, str] | None:
+    """(normalized URL, its host) when the crawl may schedule it; else None, with the reason counted."""
     url = entry.candidate.normalized
     if url is None:
         try:
@@ -105,7 +98,8 @@ def _valid_url(entry: NewTarget, crawl: Crawl, config: CrawlConfig, rejected: Co
     if reason:
         rejected[reason] += 1
         return None
-    if entry.source_site and not crawl.follow_out_of_site and site_name(urlsplit(url).hostname) != entry.source_site:
+    host = urlsplit(url).hostname  # a valid URL has one
+    if entry.source_site and not crawl.follow_out_of_site and site_name(host) != entry.source_site:
         rejected["out of site"] += 1
         return None
-    return url
+    return url, host

@@ -1,4 +1,5 @@
-"""Leasing: a host due within the look-ahead is leased now, and its lease says how long to wait."""
+"""Leasing: a host due within the look-ahead is leased now, and its lease says how long to wait;
+releasing hosts starts their politeness clocks."""
 from datetime import timedelta
 
 import pytest
@@ -49,6 +50,7 @@ def test_released_hosts_are_free_and_their_clocks_run_from_each_request_end():
     hosts = {host.pk: host for host in Host.objects.filter(pk__in=[first, second, third])}
     assert all(host.busy_until is None for host in hosts.values())
     assert hosts[first].next_fetch_at == ended + timedelta(seconds=1)
+    assert Host.objects.filter(next_fetch_at=ended + timedelta(seconds=1)).get().pk == first  # stored as Django would
     assert hosts[second].next_fetch_at == ended + timedelta(seconds=30)
     # No recorded end: the clock runs from the release.
     assert timezone.now() < hosts[third].next_fetch_at <= timezone.now() + timedelta(seconds=2.5)

@@ -1,0 +1,219 @@
+"""The rows a crawl step writes by the thousand (Pages, Links, new Targets), by the cheapest means each
+database has, and the per-row values of its bulk UPDATEs.
+
+PostgreSQL: Links by COPY; Pages and Targets in one INSERT … ON CONFLICT DO NOTHING RETURNING each,
+whose rows travel as one JSON parameter. Model instances and bulk_create cost the worker more than the
+database's own work: Django prepares every value of every row, and psycopg (binding on the client)
+turns each list of values into an array literal in Python, value by value. COPY and one JSON string
+skip both.
+SQLite (the embedded mode, one writer at a time): bulk_create, which is cheap enough there.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import cache
+from typing import Mapping, NamedTuple
+
+from django.db import connection, transaction
+from django.db.models import Field, JSONField
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
+
+from crawlweb.models import Crawl, Link, Page
+from crawlweb.services.hosts import cached_host_ids, forget_host_ids, hosts_for
+from frontier.models import Target
+
+
+class LinkRow(NamedTuple):
+    """One crawlweb.Link row; the fields are its columns, in COPY order."""
+
+    page_id: int
+    target_url: str
+    url_as_linked: str
+    kind: str
+    anchor_text: str
+    text_around: str
+    img_alt: str
+    img_src: str
+    rel: str
+    hreflang: str
+    out_of_site: bool
+
+
+class TargetRow(NamedTuple):
+    """A new Target's own values; its host is looked up by name when it is written."""
+
+    url: str
+    url_as_linked: str
+    origin: str
+    source_page_id: int | None
+    anchor_text: str
+    text_around: str
+    img_alt: str
+    img_src: str
+    depth: int
+    priority: float
+    host_name: str
+
+
+class StaleHostError(RuntimeError):
+    """Host rows went away twice while their Targets were being written (deleted meanwhile)."""
+
+
+def insert_pages(pages: list[Page]) -> set[str]:
+    """Insert new Pages (their pk is set); returns the MD5s of those left out because another worker
+    stored the same content first (the unique (crawl, md5) constraint decides)."""
+    if not pages:
+        return set()
+    if connection.vendor == "postgresql":
+        return _insert_pages_postgresql(pages)
+    # Writers take turns on SQLite (the caller's transaction began IMMEDIATE): nobody can store the
+    # same content between the caller's look-up and this insert.
+    Page.objects.bulk_create(pages)
+    return set()
+
+
+def _insert_pages_postgresql(pages: list[Page]) -> set[str]:
+    fields = _page_fields()
+    payload = json.dumps([[getattr(page, field.attname) for field in fields] for page in pages],
+                         default=_json_datetime, ensure_ascii=False)
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_pages_sql(), [payload])
+        ids = dict(cursor.fetchall())
+    for page in pages:
+        page.pk = ids.get(page.md5)
+        page._state.adding, page._state.db = page.pk is None, connection.alias
+    return {page.md5 for page in pages if page.pk is None}
+
+
+@cache
+def _page_fields() -> list[Field]:
+    return [field for field in Page._meta.concrete_fields if not field.primary_key]
+
+
+@cache
+def _insert_pages_sql() -> str:
+    """Every Page column from a JSON array per row, in _page_fields order (from the model, so a new
+    column is never forgotten). Casts to the bare type: varchar(1000) would cut a long value silently."""
+    fields = _page_fields()
+    values = ", ".join(f"r->{i}" if isinstance(field, JSONField)
+                       else f"(r->>{i})::{field.db_type(connection).partition('(')[0]}"
+                       for i, field in enumerate(fields))
+    return (f"INSERT INTO crawlweb_page ({', '.join(field.column for field in fields)}) "
+            f"SELECT {values} FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e(r, n) ORDER BY n "
+            "ON CONFLICT (crawl_id, md5) DO NOTHING RETURNING md5, id")
+
+
+def _json_datetime(value: datetime) -> str:
+    return value.isoformat()
+
+
+def insert_links(rows: list[LinkRow]) -> None:
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor, connection.wrap_database_errors:
+            with cursor.copy(f"COPY crawlweb_link ({', '.join(LinkRow._fields)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+    else:
+        Link.objects.bulk_create([Link(**row._asdict()) for row in rows], batch_size=500)
+
+
+def insert_targets(crawl: Crawl, rows: list[TargetRow]) -> list[int]:
+    """Insert the rows (one per URL) the crawl does not have yet; returns the ids of those inserted, ascending.
+
+    A URL the crawl already has is left alone. Between racing workers the unique constraint on
+    (crawl, url) decides: a URL another worker inserted first is its, and its id is not returned."""
+    if connection.vendor == "postgresql":
+        return _insert_targets_postgresql(crawl.pk, rows)
+    return _insert_targets_orm(crawl, rows)
+
+
+def _insert_targets_postgresql(crawl_id: int, rows: list[TargetRow]) -> list[int]:
+    for _attempt in range(2):
+        inserted, stale_hosts = _insert_checking_hosts(crawl_id, rows,
+                                                       cached_host_ids({row.host_name for row in rows}))
+        if not stale_hosts:
+            return sorted(inserted)
+        forget_host_ids()  # a remembered host row is gone (deleted, or never committed): look all up afresh
+    raise StaleHostError(f"host rows deleted while their Targets were written: {', '.join(sorted(stale_hosts))}")
+
+
+# Rows arrive as a JSON array of arrays (see _insert_checking_hosts). When the cached id of a row's
+# host no longer names that host, nothing is inserted and the stale hosts' names come back instead.
+_INSERT_TARGETS = """
+WITH candidate AS (
+    SELECT n, r->>0 AS url, r->>1 AS url_as_linked, r->>2 AS origin, (r->>3)::bigint AS source_page_id,
+           r->>4 AS anchor_text, r->>5 AS text_around, r->>6 AS img_alt, r->>7 AS img_src,
+           (r->>8)::integer AS depth, (r->>9)::double precision AS priority,
+           r->>10 AS host_name, (r->>11)::bigint AS host_id
+    FROM jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS e(r, n)
+), checked AS (
+    SELECT candidate.*, host.site_id, host.id IS NOT NULL AS host_exists
+    FROM candidate LEFT JOIN crawlweb_host host ON host.id = candidate.host_id AND host.name = candidate.host_name
+), inserted AS (
+    INSERT INTO frontier_target (crawl_id, url, url_as_linked, host_id, site_id, origin, source_page_id,
+                                 anchor_text, text_around, img_alt, img_src, depth, priority,
+                                 state, lease_owner, attempts, error_kind, last_error, created_at)
+    SELECT %(crawl_id)s, url, url_as_linked, host_id, site_id, origin, source_page_id,
+           anchor_text, text_around, img_alt, img_src, depth, priority,
+           %(state)s, '', 0, '', '', %(now)s
+    FROM checked WHERE NOT EXISTS (SELECT 1 FROM checked WHERE NOT host_exists)
+    ORDER BY n
+    ON CONFLICT (crawl_id, url) DO NOTHING
+    RETURNING id
+)
+SELECT id, NULL FROM inserted
+UNION ALL
+SELECT NULL, host_name FROM checked WHERE NOT host_exists
+"""
+
+
+def _insert_checking_hosts(crawl_id: int, rows: list[TargetRow],
+                           host_ids: dict[str, int]) -> tuple[list[int], set[str]]:
+    """(ids of the rows inserted, names of hosts whose cached id is stale): one statement, all rows or none.
+
+    ORDER BY n gives ids in the rows' order, which breaks priority ties when Targets are leased."""
+    # The priority goes as text: JSON has no infinity, PostgreSQL's float8 reads "inf" and "-3.0" alike.
+    payload = json.dumps([(row.url, row.url_as_linked, row.origin, row.source_page_id, row.anchor_text,
+                           row.text_around, row.img_alt, row.img_src, row.depth, repr(row.priority),
+                           row.host_name, host_ids[row.host_name]) for row in rows], ensure_ascii=False)
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_TARGETS, {"rows": payload, "crawl_id": crawl_id,
+                                         "state": Target.State.PENDING.value, "now": timezone.now()})
+        answers = cursor.fetchall()
+    return [new_id for new_id, _ in answers if new_id is not None], {host for new_id, host in answers if new_id is None}
+
+
+def _insert_targets_orm(crawl: Crawl, rows: list[TargetRow]) -> list[int]:
+    """Three statements: the URLs known, bulk_create of the others, their ids read back.
+
+    In one transaction, which SQLite begins IMMEDIATE, taking the write lock first: no other writer
+    adds one of these URLs between the look-up and the read-back."""
+    with transaction.atomic(savepoint=False):
+        hosts = hosts_for({row.host_name for row in rows})
+        known = set(Target.objects.filter(crawl=crawl, url__in=[row.url for row in rows])
+                    .values_list("url", flat=True))
+        fresh = []
+        for row in rows:
+            if row.url not in known:
+                values = row._asdict()
+                host = hosts[values.pop("host_name")]
+                fresh.append(Target(crawl=crawl, host=host, site_id=host.site_id, **values))
+        Target.objects.bulk_create(fresh, ignore_conflicts=True, batch_size=500)
+        # ignore_conflicts leaves primary keys unset: read the new rows back.
+        return list(Target.objects.filter(crawl=crawl, url__in=[target.url for target in fresh])
+                    .values_list("id", flat=True))
+
+
+def case_by_id(values: Mapping[int, object], field: Field) -> RawSQL:
+    """A bulk UPDATE's value per row, CASE id WHEN … THEN … END, from {row id: value}; placeholders only.
+
+    Django's Case(When(pk=…)) (and bulk_update, which writes one per column) resolves a Q object per
+    row, which cost the worker more than the UPDATE itself."""
+    params: list = []
+    for pk, value in values.items():
+        params += (pk, field.get_db_prep_save(value, connection))  # e.g. a datetime becomes text on SQLite
+    return RawSQL("CASE id" + " WHEN %s THEN %s" * len(values) + " END", params, output_field=field)

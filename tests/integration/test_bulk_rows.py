@@ -1,0 +1,97 @@
+"""Rows written in bulk (COPY and one JSON INSERT on PostgreSQL, bulk_create on SQLite) read back as written."""
+import threading
+import time
+from datetime import datetime, timezone as dt_timezone
+
+import pytest
+from django.db import connection, connections, transaction
+from django.utils import timezone
+
+from crawlweb.models import Crawl, Host, Link, Page, Site
+from crawlweb.services.bulk_rows import LinkRow, insert_links, insert_pages
+
+pytestmark = pytest.mark.django_db
+on_postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql",
+                                        reason="on SQLite writers take turns: nobody can store content meanwhile")
+
+# What COPY's text format must escape, and what a page really holds.
+AWKWARD = "100% and %s, tab\there, new\nline, back\\slash, \\N, quote ' and \", Ćirilica: Добро дошли, emoji 🙂"
+
+
+def a_page(crawl: Crawl, md5: str, **fields) -> Page:
+    site, _ = Site.objects.get_or_create(name="primer.rs")
+    host, _ = Host.objects.get_or_create(name="www.primer.rs", site=site)
+    values = dict(crawl=crawl, site=site, host=host, url=f"http://www.primer.rs/{md5}.html",
+                  final_url=f"http://www.primer.rs/{md5}.html", status_code=200, md5=md5, fetched_at=timezone.now())
+    return Page(**values | fields)
+
+
+def test_links_read_back_equal_with_their_contexts_kinds_and_site():
+    page = a_page(Crawl.objects.create(name="links"), "a" * 32)
+    page.save()
+    rows = [
+        LinkRow(page.pk, "http://www.primer.rs/en/", "http://www.primer.rs/en/#top", "a", AWKWARD, "words " * 300,
+                "", "", "", "", False),
+        LinkRow(page.pk, "http://www.example.com/", "http://www.example.com/", "alternate", "", "", "", "",
+                "alternate", "en-GB", True),
+        LinkRow(page.pk, "http://www.primer.rs/img.html", "http://www.primer.rs/img.html", "area", "", "",
+                "zastava", "http://www.primer.rs/flag.png", "nofollow", "", False),
+        LinkRow(page.pk, "http://www.primer.rs/next", "http://www.primer.rs/next", "redirect", "", "", "", "", "", "",
+                False),
+    ]
+    insert_links(rows)
+    stored = Link.objects.filter(page=page).order_by("id").values_list(*LinkRow._fields)
+    assert [LinkRow(*values) for values in stored] == rows
+
+
+def test_pages_read_back_equal_and_get_their_ids():
+    crawl = Crawl.objects.create(name="pages")
+    modified = datetime(2026, 11, 1, 10, 0, tzinfo=dt_timezone.utc)
+    pages = [a_page(crawl, "b" * 32, title=AWKWARD, text=AWKWARD * 50, headers={"etag": '"v1"', "server": "Ćao"},
+                    headings=["Naslov", "Podnaslov"], truncated=True, modified_at=modified, size=12345,
+                    tag_signature="html body p #12 /p /body /html", language="sr", script="Cyrl"),
+             a_page(crawl, "c" * 32, content_type="application/pdf", headers={}, headings=[])]
+    assert insert_pages(pages) == set()
+    for page in pages:
+        stored = Page.objects.get(pk=page.pk)
+        assert {field.attname: getattr(stored, field.attname) for field in Page._meta.concrete_fields} == {
+            field.attname: getattr(page, field.attname) for field in Page._meta.concrete_fields}
+    assert pages[0].pk < pages[1].pk
+
+
+@on_postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_page_another_worker_stored_first_is_left_out_for_its_row():
+    crawl = Crawl.objects.create(name="page race")
+    a_page(crawl, "0" * 32)  # creates the Site and Host rows, committed before the race
+    results, first_inserted = {}, threading.Event()
+
+    def first():
+        try:
+            with transaction.atomic():
+                insert_pages([a_page(crawl, "d" * 32)])
+                first_inserted.set()
+                time.sleep(0.3)
+        finally:
+            first_inserted.set()
+            connections.close_all()
+
+    def second():
+        try:
+            first_inserted.wait(10)
+            with transaction.atomic():
+                pages = [a_page(crawl, "d" * 32), a_page(crawl, "e" * 32)]
+                results["lost"], results["pages"] = insert_pages(pages), pages
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert results["lost"] == {"d" * 32}
+    same, other = results["pages"]
+    assert same.pk is None and other.pk == Page.objects.get(crawl=crawl, md5="e" * 32).pk
+    assert Page.objects.filter(crawl=crawl).count() == 2
