@@ -11,8 +11,8 @@ from crawlweb.models import Crawl, Host, Link, Page, Site
 from crawlweb.services.bulk_rows import LinkRow, insert_links, insert_pages
 
 pytestmark = pytest.mark.django_db
-on_postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql",
-                                        reason="on SQLite writers take turns: nobody can store content meanwhile")
+# On SQLite writers take turns, so nobody can store the content meanwhile: a race needs PostgreSQL.
+on_postgresql_only = pytest.mark.services
 
 # What COPY's text format must escape, and what a page really holds.
 AWKWARD = "100% and %s, tab\there, new\nline, back\\slash, \\N, quote ' and \", Ćirilica: Добро дошли, emoji 🙂"
