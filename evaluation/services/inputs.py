@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Exists, OuterRef
+
 from crawlweb.models import Link, Page, Site
 from evaluation.pairing.declared import SwitchLink
 from evaluation.pairing.pipeline import SiteInput
@@ -43,7 +45,9 @@ def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
     sites = list(Site.objects.filter(pk__in=set(site_ids)))
     domains = {site.registrable_domain for site in sites if site.registrable_domain}
     members: dict[str, list[Site]] = defaultdict(list)
-    for member in Site.objects.filter(registrable_domain__in=domains, pages__crawl_id=crawl_id).distinct():
+    # EXISTS, not a join with DISTINCT: the join read every page of the crawl's sites, per batch.
+    crawled = Page.objects.filter(site=OuterRef("pk"), crawl_id=crawl_id)
+    for member in Site.objects.filter(Exists(crawled), registrable_domain__in=domains):
         members[member.registrable_domain].append(member)
     out = set()
     for site in sites:

@@ -4,7 +4,7 @@ import time
 from datetime import datetime, timezone as dt_timezone
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Link, Page, Site
