@@ -76,6 +76,7 @@ def insert_pages(pages: list[Page]) -> set[str]:
 
 def _insert_pages_postgresql(pages: list[Page]) -> set[str]:
     fields = _page_fields()
+    pages = sorted(pages, key=lambda page: page.md5)  # one lock order for every worker, as for Targets
     payload = json.dumps([[getattr(page, field.attname) for field in fields] for page in pages],
                          default=_json_datetime, ensure_ascii=False)
     with connection.cursor() as cursor:
@@ -175,7 +176,7 @@ def _insert_checking_hosts(crawl_id: int, rows: list[TargetRow],
                            host_ids: dict[str, int]) -> tuple[list[int], set[str]]:
     """(ids of the rows inserted, names of hosts whose cached id is stale): one statement, all rows or none.
 
-    ORDER BY n gives ids in the rows' order, which breaks priority ties when Targets are leased."""
+    ORDER BY n inserts (and numbers) the rows in the order given, which the caller chose."""
     # The priority goes as text: JSON has no infinity, PostgreSQL's float8 reads "inf" and "-3.0" alike.
     payload = json.dumps([(row.url, row.url_as_linked, row.origin, row.source_page_id, row.anchor_text,
                            row.text_around, row.img_alt, row.img_src, row.depth, repr(row.priority),

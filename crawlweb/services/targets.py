@@ -56,7 +56,8 @@ def add_targets(crawl: Crawl, candidates: list[Candidate], *, origin: str, depth
 def add_new_targets(crawl: Crawl, new: list[NewTarget], config: CrawlConfig | None = None) -> AddResult:
     """Validate and insert Targets in a few statements whatever their number; returns the new ids.
 
-    The first candidate of a URL wins (its context and origin); URLs the crawl already has are left alone."""
+    The first candidate of a URL wins (its context and origin); URLs the crawl already has are left
+    alone. New rows are inserted (and numbered) in URL order."""
     config = config or CrawlConfig.for_crawl(crawl)
     result = AddResult()
     accepted: dict[str, TargetRow] = {}
@@ -69,7 +70,9 @@ def add_new_targets(crawl: Crawl, new: list[NewTarget], config: CrawlConfig | No
             accepted[valid[0]] = _target_row(*valid, entry)
     if not accepted:
         return result
-    result.new_ids = insert_targets(crawl, list(accepted.values()))
+    # In URL order, the same for every worker: two workers inserting the same new URLs each in its
+    # own discovery order each held a row the other waited for, a deadlock that cost both batches.
+    result.new_ids = insert_targets(crawl, [accepted[url] for url in sorted(accepted)])
     result.added = len(result.new_ids)
     return result
 

@@ -19,7 +19,7 @@ def ids_of(crawl: Crawl, urls: list[str]) -> list[int]:
     return [by_url[url] for url in urls]
 
 
-def test_it_returns_the_new_ids_in_order_and_leaves_a_url_the_crawl_has_alone():
+def test_it_returns_the_new_ids_in_url_order_and_leaves_a_url_the_crawl_has_alone():
     crawl = Crawl.objects.create(name="new ids")
     add_targets(crawl, [Candidate("http://www.primer.rs/a.html", anchor_text="the seed")], origin="seed")
     before = Target.objects.filter(crawl=crawl).values().get()
@@ -30,7 +30,7 @@ def test_it_returns_the_new_ids_in_order_and_leaves_a_url_the_crawl_has_alone():
                                  Candidate("http://other.example.com/c.html", img_alt="flag")],
                          origin="forward", depth=2)
 
-    new = ["http://www.primer.rs/b.html", "http://other.example.com/c.html"]
+    new = ["http://other.example.com/c.html", "http://www.primer.rs/b.html"]  # URL order: one lock order for all
     assert result.new_ids == ids_of(crawl, new) == sorted(result.new_ids)
     assert result.added == 2
     assert Target.objects.filter(crawl=crawl, url="http://www.primer.rs/a.html").values().get() == before
@@ -130,3 +130,59 @@ def test_a_host_created_in_a_transaction_that_rolled_back_is_created_again():
     result = add_targets(crawl, [Candidate("http://www.never.rs/a.html")], origin="seed")
     assert result.added == 1
     assert Target.objects.get(pk=result.new_ids[0]).host.name == "www.never.rs"
+
+
+@pytest.mark.services  # PostgreSQL's row locks; SQLite has one writer at a time
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_adding_the_same_new_urls_in_opposite_orders_do_not_deadlock():
+    """Worker A adds x, then y, in one transaction; worker B adds [y, x] meanwhile. In B's own order
+    B would hold y and wait for A's x while A waits for B's y: PostgreSQL kills one of them."""
+    crawl = Crawl.objects.create(name="lock order")
+    x, y = "http://www.primer.rs/x.html", "http://www.primer.rs/y.html"
+    add_targets(crawl, [Candidate("http://www.primer.rs/")], origin="seed")  # the host row, committed
+    results, errors = {}, []
+    a_holds_x = threading.Event()
+
+    def worker_a():
+        try:
+            with transaction.atomic():
+                first = add_targets(crawl, [Candidate(x)], origin="forward").new_ids
+                a_holds_x.set()
+                _wait_until_a_session_waits_for_a_lock()
+                results["a"] = first + add_targets(crawl, [Candidate(y)], origin="forward").new_ids
+        except Exception as error:  # noqa: BLE001 - the deadlock is what the test looks for
+            errors.append(error)
+        finally:
+            a_holds_x.set()
+            connections.close_all()
+
+    def worker_b():
+        try:
+            a_holds_x.wait(10)
+            with transaction.atomic():
+                results["b"] = add_targets(crawl, [Candidate(y), Candidate(x)], origin="forward").new_ids
+        except Exception as error:  # noqa: BLE001
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker_a), threading.Thread(target=worker_b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert errors == []
+    assert results == {"a": ids_of(crawl, [x, y]), "b": []}
+
+
+def _wait_until_a_session_waits_for_a_lock(timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    with connections["default"].cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError("worker B never waited for worker A's row")
