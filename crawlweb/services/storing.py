@@ -20,7 +20,7 @@ from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.models import Crawl, Host, Page
-from crawlweb.services.bulk_rows import LinkRow, case_by_id, insert_links, insert_pages
+from crawlweb.services.bulk_rows import LinkRow, case_by_id, insert_links, insert_pages, lock_crawl_store
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
@@ -77,6 +77,7 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
         if item.prepared is None and keeps_page(item.outcome.result):
             item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config)
     with transaction.atomic():
+        lock_crawl_store(crawl.pk)
         pages: list[Fetched] = []
         fetched = 0
         for item in batch:
