@@ -70,8 +70,9 @@ def add_new_targets(crawl: Crawl, new: list[NewTarget], config: CrawlConfig | No
             accepted[valid[0]] = _target_row(*valid, entry)
     if not accepted:
         return result
-    # In URL order, the same for every worker: two workers inserting the same new URLs each in its
-    # own discovery order each held a row the other waited for, a deadlock that cost both batches.
+    # In URL order, the same for every writer: crawl steps store one batch at a time per crawl
+    # (bulk_rows.lock_crawl_store), but seeds and other callers insert outside that lock, and two
+    # inserts of the same new URLs in different orders can each hold a row the other waits for.
     result.new_ids = insert_targets(crawl, [accepted[url] for url in sorted(accepted)])
     result.added = len(result.new_ids)
     return result
