@@ -22,7 +22,7 @@ from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.followups import StepResult, run_finish_followups, run_followups
+from crawlweb.services.followups import StepResult, run_batch_followups, run_finish_followups, run_step_followups
 from crawlweb.services.leasing import Lease, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services import prep_processes
@@ -105,19 +105,23 @@ def _step(crawl: Crawl) -> int:
         return 0
     leased, deadline = 0, time.monotonic() + _step_seconds()
     following: list = []
+    stored = StepResult(crawl.pk)
     try:
         while batch:
             leased += len(batch)
             following = []
             if time.monotonic() < deadline and _still_running(crawl):
                 following = _lease_and_fetch(crawl, config)
-            _store(crawl, batch, config)
+            stored.add(_store(crawl, batch, config))
             batch = following
     finally:
         # A failed store leaves the next batch's fetches running: let them end before the step
         # does (their Targets stay leased and come back when the leases expire).
         for future in following:
             future.exception()
+    # Not reached when a store failed: what the step stored before is scored by the crawl-wide
+    # pass (evaluation.followup), at the latest when the crawl finishes.
+    run_step_followups(crawl, stored)
     enqueue(crawl_step, crawl.pk)
     return leased
 
@@ -140,10 +144,11 @@ def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
     return [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
 
 
-def _store(crawl: Crawl, batch: list, config: CrawlConfig) -> None:
+def _store(crawl: Crawl, batch: list, config: CrawlConfig) -> StepResult:
     step = StepResult(crawl.pk)
     record_batch(crawl, [future.result() for future in batch], config, step)
-    run_followups(crawl, step)
+    run_batch_followups(crawl, step)
+    return step
 
 
 def _still_running(crawl: Crawl) -> bool:

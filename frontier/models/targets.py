@@ -53,7 +53,9 @@ class Target(models.Model):
         constraints = [models.UniqueConstraint(fields=["crawl", "url"], name="target_url_unique_per_crawl")]
         indexes = [
             models.Index(fields=["crawl", "state", "-priority", "id"], name="target_lease_order"),
-            models.Index(fields=["crawl", "host", "state"], name="target_by_host"),
+            # A host's best pending Target is the first entry of this index (leasing.py asks
+            # that once per free host and batch): no sort, no walk over its other Targets.
+            models.Index(fields=["crawl", "host", "state", "-priority", "id"], name="target_host_best"),
         ]
 
     def __str__(self):

@@ -1,7 +1,11 @@
 """Pages prepared in the worker's preparation processes are the pages the fetch threads would make,
 and a preparation process that dies loses no page."""
+import json
 import os
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +59,46 @@ def test_no_processes_when_set_to_zero(settings):
     prep_processes.shutdown()
     page = prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}))
     assert page.parsed is not None and prep_processes.process_ids() == []
+
+
+# A fresh interpreter, as a worker is: single-threaded until it starts its preparation process.
+WORKER_LIKE = """
+import json, os, sys, threading
+os.environ["DJANGO_SETTINGS_MODULE"] = "crawlweb.settings"
+import django
+django.setup()
+from crawlweb.crawler.fetch import FetchResult
+from crawlweb.services import prep_processes
+from crawlweb.services.crawl_config import CrawlConfig
+
+busy = threading.Event()
+if sys.argv[2] == "with-a-thread":
+    threading.Thread(target=busy.wait, daemon=True).start()
+prep_processes.start()
+url = "http://www.drustvohispanistasrbija.rs/page.html"
+body = open(sys.argv[1], "rb").read()
+page = prep_processes.prepare(FetchResult(requested_url=url, final_url=url, status=200, body=body,
+                                          headers={"content-type": "text/html; charset=utf-8"}),
+                              "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}))
+(child,) = prep_processes.process_ids()
+command = lambda pid: open(f"/proc/{pid}/cmdline", "rb").read()
+print(json.dumps({"forked": command(child) == command(os.getpid()), "language": page.fields["language"],
+                  "links": [link.values["target_url"] for link in page.links]}))
+busy.set()
+prep_processes.shutdown()
+"""
+
+
+@pytest.mark.parametrize("threads, forked", [("alone", True), ("with-a-thread", False)])
+def test_a_single_threaded_worker_forks_its_preparation_process_else_it_spawns_one(threads, forked):
+    """Forked, the process skips Django's set-up (a short crawl waited 1.3 s less for its first
+    pages); a process that runs threads spawns, since a fork would copy locks they may hold."""
+    path = REAL_PAGES[0]
+    run = subprocess.run([sys.executable, "-c", WORKER_LIKE, str(path), threads], capture_output=True,
+                         text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}))
+    assert report["forked"] is forked
+    assert report["language"] == here.fields["language"]
+    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]

@@ -184,7 +184,9 @@ def test_shipped_model_is_what_the_training_script_builds(real):
     pages = [u for s in load_truth(DEFAULT_ROOT) for u, _ in site_pages(DEFAULT_ROOT, s["host"])]
     rebuilt = LinkPredictor.train(*training_set(real, pages, seed=0), seed=0)
     links = [r.link for r in real[:300]]
-    assert np.allclose(rebuilt.predict_proba(links), default_link_predictor().predict_proba(links))
+    # To 1e-4: numpy and scipy releases move the calibration's optimizer by a few 1e-5 (3.5e-5 at
+    # most with numpy 2.4.6 / scipy 1.17.1); another training set or recipe moves it by far more.
+    assert np.allclose(rebuilt.predict_proba(links), default_link_predictor().predict_proba(links), rtol=0, atol=1e-4)
 
 
 def test_save_and_load_keep_predictions(tmp_path: Path):

@@ -8,6 +8,7 @@ from django.utils import timezone
 from crawlweb.models import Crawl, Host
 from crawlweb.services.leasing import lease_batch, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
+from frontier.models import Target
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +57,19 @@ def test_released_hosts_are_free_and_their_clocks_run_from_each_request_end():
     assert timezone.now() < hosts[third].next_fetch_at <= timezone.now() + timedelta(seconds=2.5)
     # Only the host whose clock ran out is leased again, for its other page.
     assert [lease.host.pk for lease in lease_batch(crawl, "w2", 10, 60)] == [first]
+
+
+def test_a_target_whose_lease_expired_is_leased_again_and_a_live_lease_is_not():
+    crawl = Crawl.objects.create(name="expiry", page_budget=10)
+    add_targets(crawl, [Candidate(f"http://www.{name}.rs/") for name in ("prvi", "drugi")], origin="seed")
+    leases = lease_batch(crawl, "dead worker", 10, 60)
+    assert len(leases) == 2
+    expired, live = leases
+    Target.objects.filter(pk=expired.target.pk).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    Host.objects.filter(pk=expired.host.pk).update(busy_until=timezone.now() - timedelta(seconds=1))
+
+    [again] = lease_batch(crawl, "w2", 10, 60)
+    assert again.target.pk == expired.target.pk and again.target.attempts == 2
+    row = Target.objects.get(pk=expired.target.pk)
+    assert (row.state, row.lease_owner, row.attempts) == (Target.State.LEASED, "w2", 2)
+    assert Target.objects.get(pk=live.target.pk).lease_owner == "dead worker"
