@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from rq import get_current_job
 from django.db import OperationalError
-from django.db.models import Q
+from django.db.models import Count, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from crawlweb.crawler.urls import site_name
@@ -110,7 +111,7 @@ def _step(crawl: Crawl) -> int:
         while batch:
             leased += len(batch)
             following = []
-            if time.monotonic() < deadline and _still_running(crawl):
+            if time.monotonic() < deadline:
                 following = _lease_and_fetch(crawl, config)
             stored.add(_store(crawl, batch, config))
             batch = following
@@ -135,8 +136,9 @@ def _step_seconds() -> float:
 
 
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
-    """Lease a batch within the budget and start its fetches; returns their futures."""
-    room = min(settings.CRAWLER_BATCH_SIZE, crawl.budget_left - in_flight(crawl).count())
+    """Lease a batch within the budget and start its fetches; returns their futures (none when
+    the crawl was paused, stopped or spent its budget meanwhile)."""
+    room = min(settings.CRAWLER_BATCH_SIZE, _room(crawl))
     if room <= 0:
         return []
     leases = lease_batch(crawl, worker_id(), room, settings.CRAWLER_LEASE_SECONDS)
@@ -151,13 +153,16 @@ def _store(crawl: Crawl, batch: list, config: CrawlConfig) -> StepResult:
     return step
 
 
-def _still_running(crawl: Crawl) -> bool:
-    """Re-read the crawl's state and page count: a pause, a stop or a spent budget ends the step."""
-    fresh = Crawl.objects.filter(pk=crawl.pk).values("state", "pages_fetched").first()
+def _room(crawl: Crawl) -> int:
+    """Pages the crawl may still start: its budget minus pages fetched and requests in flight, 0
+    unless it is running. One query: the crawl's state and counter are read afresh with the count."""
+    in_flight_count = Subquery(in_flight(crawl).order_by().values("crawl_id").annotate(n=Count("pk")).values("n"))
+    fresh = (Crawl.objects.filter(pk=crawl.pk).annotate(leased=Coalesce(in_flight_count, 0))
+             .values("state", "pages_fetched", "leased").first())
     if fresh is None:
-        return False
+        return 0
     crawl.state, crawl.pages_fetched = fresh["state"], fresh["pages_fetched"]
-    return crawl.state == Crawl.State.RUNNING and crawl.budget_left > 0
+    return crawl.budget_left - fresh["leased"] if crawl.state == Crawl.State.RUNNING else 0
 
 
 def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:

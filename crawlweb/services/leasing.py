@@ -78,9 +78,12 @@ def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> lis
 
 
 def recover_expired_leases(crawl: Crawl) -> int:
-    """Targets whose worker died or stalled past the lease are pending again (attempts kept)."""
-    return Target.objects.filter(expired_lease(timezone.now()), crawl_id=crawl.pk).update(
-        state=Target.State.PENDING)
+    """Targets whose worker died or stalled past the lease are pending again (attempts kept).
+
+    Read first: there usually are none, and on SQLite every write, even of no row, takes the
+    database's one write lock."""
+    expired = Target.objects.filter(expired_lease(timezone.now()), crawl_id=crawl.pk)
+    return expired.update(state=Target.State.PENDING) if expired.exists() else 0
 
 
 def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: Q) -> list[Lease]:

@@ -30,9 +30,10 @@ Choices where the method is open (each is tested):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, MutableMapping, Sequence
+from typing import TYPE_CHECKING, Hashable, MutableMapping, Sequence
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from .base import PRIMARY, SECONDARY, ConfigError, FrontierLayerModule, Rule, TargetInfo, require_keys
 from .structure_graph import ROOT, SiteStructureState, TargetTree, build_gd

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Hashable, Iterable
+from typing import TYPE_CHECKING, Hashable, Iterable
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx costs every process 0.13 s at start; only crawls with M03 build graphs
+    import networkx as nx
 
 from .tokens import relative_part
 
@@ -68,6 +69,8 @@ def _parent(node_id: str) -> str | None:
 
 def tree_from_scores(scores: dict[str, float], leaves: dict[str, list] | None = None) -> nx.DiGraph:
     """A DiGraph (parent -> child edges) with node attrs name, score, depth and leaves."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     leaves = leaves or {}
     graph.add_nodes_from(
@@ -153,6 +156,8 @@ class SiteStructureState:
 
 def _forest(scores: dict[str, float]) -> nx.DiGraph:
     """GB holds only the nodes bonuses were written to; link those whose parent is present."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_nodes_from((node, {"name": node_name(node), "score": s}) for node, s in scores.items())
     graph.add_edges_from((_parent(n), n) for n in scores if _parent(n) in scores)
@@ -161,6 +166,8 @@ def _forest(scores: dict[str, float]) -> nx.DiGraph:
 
 def build_gd(gt: nx.DiGraph, state: SiteStructureState) -> nx.DiGraph:
     """GD = GT union GC, score = GT/GC (2 when GC lacks the node) + GB; a clone of GT (+GB) when GC is empty."""
+    import networkx as nx
+
     gd = gt.copy() if not state.gc else nx.compose(tree_from_scores({n: 0 for n in state.gc}), gt)
     gc, gb = state.gc, state.gb
     for node, attrs in gd.nodes(data=True):
