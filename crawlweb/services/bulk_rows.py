@@ -61,6 +61,12 @@ class StaleHostError(RuntimeError):
     """Host rows went away twice while their Targets were being written (deleted meanwhile)."""
 
 
+def insert_skips_stored_pages() -> bool:
+    """Whether insert_pages may be given content the crawl stored before (it then leaves those out
+    and says which); on SQLite the caller looks the MD5s up first."""
+    return connection.vendor == "postgresql"
+
+
 def insert_pages(pages: list[Page]) -> set[str]:
     """Insert new Pages (their pk is set); returns the MD5s of those left out because another worker
     stored the same content first (the unique (crawl, md5) constraint decides)."""

@@ -20,7 +20,8 @@ from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.models import Crawl, Host, Page
-from crawlweb.services.bulk_rows import LinkRow, case_by_id, insert_links, insert_pages, lock_crawl_store
+from crawlweb.services.bulk_rows import (LinkRow, case_by_id, insert_links, insert_pages, insert_skips_stored_pages,
+                                         lock_crawl_store)
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
@@ -207,8 +208,11 @@ def _finish_stored(items: list[Fetched], page_of: dict[str, Page]) -> None:
 
 
 def _page_rows(crawl: Crawl, items: list[Fetched]) -> tuple[dict[str, Page], dict[str, Page]]:
-    """(Page by MD5 for every item, Pages this call created by MD5): existing content is reused."""
-    page_of = _stored_pages(crawl, {item.prepared.md5 for item in items})
+    """(Page by MD5 for every item, Pages this call created by MD5): existing content is reused.
+
+    On PostgreSQL the insert itself skips content stored before and names it: one statement
+    fewer per batch than looking every MD5 up first."""
+    page_of = {} if insert_skips_stored_pages() else _stored_pages(crawl, {item.prepared.md5 for item in items})
     created: dict[str, Page] = {}
     now = timezone.now()
     for item in items:
