@@ -8,7 +8,7 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Link, Page, Site
-from crawlweb.services.bulk_rows import LinkRow, insert_links, insert_pages
+from crawlweb.services.bulk_rows import STORE_LOCK, LinkRow, insert_links, insert_pages, lock_crawl_store
 
 pytestmark = pytest.mark.django_db
 # On SQLite writers take turns, so nobody can store the content meanwhile: a race needs PostgreSQL.
@@ -95,3 +95,56 @@ def test_a_page_another_worker_stored_first_is_left_out_for_its_row():
     same, other = results["pages"]
     assert same.pk is None and other.pk == Page.objects.get(crawl=crawl, md5="e" * 32).pk
     assert Page.objects.filter(crawl=crawl).count() == 2
+
+
+@on_postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_crawls_batches_are_stored_one_at_a_time_and_other_crawls_do_not_wait():
+    """lock_crawl_store: two workers' transactions on one crawl's batch writes take turns (they
+    deadlocked otherwise); a batch of another crawl goes ahead."""
+    crawl, other = Crawl.objects.create(name="store lock"), Crawl.objects.create(name="other crawl")
+    holding, release, order = threading.Event(), threading.Event(), []
+
+    def first():
+        try:
+            with transaction.atomic():
+                lock_crawl_store(crawl.pk)
+                holding.set()
+                release.wait(20)
+                order.append("first batch commits")
+        finally:
+            holding.set()
+            connections.close_all()
+
+    def store(crawl_id, label):
+        try:
+            holding.wait(20)
+            with transaction.atomic():
+                lock_crawl_store(crawl_id)
+                order.append(label)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=store, args=(crawl.pk, "second batch")),
+               threading.Thread(target=store, args=(other.pk, "other crawl's batch"))]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (order and _waiting_for_store_lock(crawl.pk)):
+            time.sleep(0.02)
+        assert order == ["other crawl's batch"], "the other crawl's batch waited, or this crawl's did not"
+        assert _waiting_for_store_lock(crawl.pk) == 1  # the second batch waits for the first
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(30)
+    assert order == ["other crawl's batch", "first batch commits", "second batch"]
+
+
+def _waiting_for_store_lock(crawl_id: int) -> int:
+    """Transactions waiting for the crawl's store lock (an advisory lock on two int4 keys)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                       "AND classid = %s AND objid = %s AND objsubid = 2", [STORE_LOCK, crawl_id])
+        return cursor.fetchone()[0]
