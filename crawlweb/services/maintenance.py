@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Page
+from crawlweb.services.leasing import expired_lease
 from frontier.models import Target
 
 
@@ -27,7 +28,7 @@ def sanity_check(crawl: Crawl, *, repair: bool = False) -> SanityReport:
     now = timezone.now()
     report = SanityReport()
     checks = {
-        "expired leases": Target.objects.filter(crawl=crawl, state=Target.State.LEASED, lease_expires_at__lt=now),
+        "expired leases": Target.objects.filter(expired_lease(now), crawl=crawl),
         "done targets without a page or an error": Target.objects.filter(
             crawl=crawl, state=Target.State.DONE, page__isnull=True, error_kind="", status_code__lt=300),
         "pages no target points to": Page.objects.filter(crawl=crawl, targets__isnull=True),

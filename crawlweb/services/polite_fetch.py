@@ -27,7 +27,7 @@ from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import Lease, host_free, in_flight
+from crawlweb.services.leasing import Lease, expired_lease, host_free, in_flight
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import host_interval, record_outcome, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
@@ -154,7 +154,7 @@ def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tupl
                             source_page=source_page, config=config).new_ids)
     now = timezone.now()
     claimed = Target.objects.filter(
-        Q(state=Target.State.PENDING) | Q(state=Target.State.LEASED, lease_expires_at__lt=now),
+        Q(state=Target.State.PENDING) | expired_lease(now),
         crawl=crawl, url=key,
     ).update(state=Target.State.LEASED, lease_owner=owner, attempts=F("attempts") + 1, due_at=None,
              lease_expires_at=now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS))

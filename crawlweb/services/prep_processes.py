@@ -123,7 +123,7 @@ def _set_up() -> None:
 
 
 def process_ids() -> list[int]:
-    """Process ids of this process's preparation processes (none until the first page, or when off)."""
+    """Process ids of this process's preparation processes (none before start() or the first page, or when off)."""
     with _lock:
         pool = _pool if _pool_pid == os.getpid() else None
     # The executor keeps its processes by pid; no public accessor exists.

@@ -1,3 +1,7 @@
+import threading
+
+from django.db import connections
+
 from crawlweb.models import Crawl, SeedList
 
 
@@ -12,3 +16,23 @@ def crawl_of_test_web(server, *, budget: int, seeds: int = 6, **fields) -> Crawl
 def page_requests(server):
     """Requests the test web served, robots.txt aside."""
     return [entry for entry in server.requests if not entry.url.endswith("/robots.txt")]
+
+
+def start_workers(*bodies) -> list[threading.Thread]:
+    """Run each body in a thread of its own, as a worker would: its own database connection,
+    closed when the body ends. Join them with ``join_workers``."""
+    def worker(body):
+        try:
+            body()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(body,)) for body in bodies]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def join_workers(threads: list[threading.Thread], timeout: float = 30) -> None:
+    for thread in threads:
+        thread.join(timeout)

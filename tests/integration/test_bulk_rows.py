@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Link, Page, Site
 from crawlweb.services.bulk_rows import STORE_LOCK, LinkRow, insert_links, insert_pages, lock_crawl_store
+from tests.integration.helpers import join_workers, start_workers
 
 pytestmark = pytest.mark.django_db
 # On SQLite writers take turns, so nobody can store the content meanwhile: a race needs PostgreSQL.
@@ -74,22 +75,14 @@ def test_a_page_another_worker_stored_first_is_left_out_for_its_row():
                 time.sleep(0.3)
         finally:
             first_inserted.set()
-            connections.close_all()
 
     def second():
-        try:
-            first_inserted.wait(10)
-            with transaction.atomic():
-                pages = [a_page(crawl, "d" * 32), a_page(crawl, "e" * 32)]
-                results["lost"], results["pages"] = insert_pages(pages), pages
-        finally:
-            connections.close_all()
+        first_inserted.wait(10)
+        with transaction.atomic():
+            pages = [a_page(crawl, "d" * 32), a_page(crawl, "e" * 32)]
+            results["lost"], results["pages"] = insert_pages(pages), pages
 
-    threads = [threading.Thread(target=first), threading.Thread(target=second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    join_workers(start_workers(first, second))
 
     assert results["lost"] == {"d" * 32}
     same, other = results["pages"]
@@ -114,21 +107,15 @@ def test_a_crawls_batches_are_stored_one_at_a_time_and_other_crawls_do_not_wait(
                 order.append("first batch commits")
         finally:
             holding.set()
-            connections.close_all()
 
     def store(crawl_id, label):
-        try:
-            holding.wait(20)
-            with transaction.atomic():
-                lock_crawl_store(crawl_id)
-                order.append(label)
-        finally:
-            connections.close_all()
+        holding.wait(20)
+        with transaction.atomic():
+            lock_crawl_store(crawl_id)
+            order.append(label)
 
-    threads = [threading.Thread(target=first), threading.Thread(target=store, args=(crawl.pk, "second batch")),
-               threading.Thread(target=store, args=(other.pk, "other crawl's batch"))]
-    for thread in threads:
-        thread.start()
+    threads = start_workers(first, lambda: store(crawl.pk, "second batch"),
+                            lambda: store(other.pk, "other crawl's batch"))
     try:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not (order and _waiting_for_store_lock(crawl.pk)):
@@ -137,8 +124,7 @@ def test_a_crawls_batches_are_stored_one_at_a_time_and_other_crawls_do_not_wait(
         assert _waiting_for_store_lock(crawl.pk) == 1  # the second batch waits for the first
     finally:
         release.set()
-        for thread in threads:
-            thread.join(30)
+        join_workers(threads)
     assert order == ["other crawl's batch", "first batch commits", "second batch"]
 
 

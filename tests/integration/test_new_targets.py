@@ -4,12 +4,13 @@ import threading
 import time
 
 import pytest
-from django.db import connections, transaction
+from django.db import transaction
 
 from crawlweb.models import Crawl, Host
 from crawlweb.services import hosts
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
+from tests.integration.helpers import join_workers, start_workers
 
 pytestmark = pytest.mark.django_db
 
@@ -74,22 +75,14 @@ def test_two_racing_calls_each_return_only_the_rows_they_created():
                 moments["first commits"] = time.monotonic()
         finally:
             first_inserted.set()
-            connections.close_all()
 
     def second():
-        try:
-            first_inserted.wait(10)
-            results["second"] = add_targets(crawl, [Candidate(url(n), anchor_text="second") for n in (2, 3, 4)],
-                                            origin="seed")
-            moments["second returns"] = time.monotonic()
-        finally:
-            connections.close_all()
+        first_inserted.wait(10)
+        results["second"] = add_targets(crawl, [Candidate(url(n), anchor_text="second") for n in (2, 3, 4)],
+                                        origin="seed")
+        moments["second returns"] = time.monotonic()
 
-    threads = [threading.Thread(target=first), threading.Thread(target=second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    join_workers(start_workers(first, second))
 
     assert moments["second returns"] > moments["first commits"], "the calls did not overlap"
     assert results["first"].new_ids == ids_of(crawl, [url(1), url(2), url(3)])
