@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
 from rq import get_current_job
@@ -34,6 +34,8 @@ from frontier.models import Target
 log = logging.getLogger(__name__)
 # How long an idle step waits for a host's politeness clock before handing over to the next job.
 MAX_IDLE_WAIT_S = 1.0
+# How long the first page back waits for others to be stored with it (see _come_back).
+STORE_PATIENCE_S = 0.2
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
@@ -85,46 +87,65 @@ def is_transient_database_error(error: Exception) -> bool:
 
 
 def _step(crawl: Crawl) -> int:
-    """Lease, fetch and store batches for up to CRAWLER_STEP_SECONDS, then hand over to the next job.
+    """Lease, fetch and store for up to CRAWLER_STEP_SECONDS, then hand over to the next job.
 
-    Batches overlap: the next batch is leased and its fetches started before the current one is
-    stored, so the network (and the fetch threads' parsing) works while the database writes."""
+    A stream, not a train of batches: up to two batches' worth of fetches are under way, and the
+    job thread stores whatever has come back (at most a batch at a time) and leases more as room
+    frees up. A host is thus free again as soon as its page is stored, not when the slowest page
+    of its batch is: on a crawl of few hosts every host was otherwise held by the batch in hand."""
     config = CrawlConfig.for_crawl(crawl)
     if crawl.budget_left <= 0:
         _finish(crawl)
         return 0
-    batch = _lease_and_fetch(crawl, config)
-    if not batch:
-        wait = next_lease_in(crawl)
-        if wait is None or wait > settings.CRAWLER_IDLE_FINISH_SECONDS:
+    under_way = _lease_and_fetch(crawl, config, settings.CRAWLER_BATCH_SIZE)
+    if not under_way:
+        wait_s = next_lease_in(crawl)
+        if wait_s is None or wait_s > settings.CRAWLER_IDLE_FINISH_SECONDS:
             # Nothing left, or only Targets postponed far ahead (retries, an unreachable
             # robots.txt): finish now; starting the crawl again picks them up when due.
             _finish(crawl)
             return 0
-        time.sleep(min(max(wait - settings.CRAWLER_LEASE_LOOKAHEAD, 0.01), MAX_IDLE_WAIT_S))
+        time.sleep(min(max(wait_s - settings.CRAWLER_LEASE_LOOKAHEAD, 0.01), MAX_IDLE_WAIT_S))
         enqueue(crawl_step, crawl.pk)
         return 0
-    leased, deadline = 0, time.monotonic() + _step_seconds()
-    following: list = []
+    leased, deadline = len(under_way), time.monotonic() + _step_seconds()
     stored = StepResult(crawl.pk)
     try:
-        while batch:
-            leased += len(batch)
-            following = []
-            if time.monotonic() < deadline:
-                following = _lease_and_fetch(crawl, config)
+        while under_way:
+            room = 2 * settings.CRAWLER_BATCH_SIZE - len(under_way)
+            if time.monotonic() < deadline and room >= max(1, settings.CRAWLER_BATCH_SIZE // 2):
+                more = _lease_and_fetch(crawl, config, min(room, settings.CRAWLER_BATCH_SIZE))
+                leased, under_way = leased + len(more), under_way + more
+            batch, under_way = _come_back(under_way)
             stored.add(_store(crawl, batch, config))
-            batch = following
     finally:
-        # A failed store leaves the next batch's fetches running: let them end before the step
-        # does (their Targets stay leased and come back when the leases expire).
-        for future in following:
+        # A failed store leaves other fetches running: let them end before the step does (their
+        # Targets stay leased and come back when the leases expire).
+        for future in under_way:
             future.exception()
     # Not reached when a store failed: what the step stored before is scored by the crawl-wide
     # pass (evaluation.followup), at the latest when the crawl finishes.
     run_step_followups(crawl, stored)
     enqueue(crawl_step, crawl.pk)
     return leased
+
+
+def _come_back(under_way: list[Future]) -> tuple[list[Future], list[Future]]:
+    """The fetches to store now, in lease order, and the rest: at most a batch, and once half a
+    batch is back (or all that is under way), or STORE_PATIENCE_S after the first came back.
+
+    Waiting for a few more pages saves a store's fixed cost (a dozen statements) per page or two;
+    waiting for the whole batch would hold every host of it until its slowest page is in."""
+    batch_size = settings.CRAWLER_BATCH_SIZE
+    enough = min(len(under_way), max(1, batch_size // 2))
+    done, waiting = wait(under_way, return_when=FIRST_COMPLETED)
+    give_up = time.monotonic() + STORE_PATIENCE_S
+    while len(done) < enough and waiting and (left := give_up - time.monotonic()) > 0:
+        more, waiting = wait(waiting, timeout=left, return_when=FIRST_COMPLETED)
+        done |= more
+    back = [future for future in under_way if future.done()][:batch_size]
+    taken = set(back)
+    return back, [future for future in under_way if future not in taken]
 
 
 def _step_seconds() -> float:
@@ -135,10 +156,10 @@ def _step_seconds() -> float:
     return settings.CRAWLER_STEP_SECONDS
 
 
-def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
-    """Lease a batch within the budget and start its fetches; returns their futures (none when
-    the crawl was paused, stopped or spent its budget meanwhile)."""
-    room = min(settings.CRAWLER_BATCH_SIZE, _room(crawl))
+def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int) -> list[Future]:
+    """Lease up to ``limit`` Targets within the budget and start their fetches; returns their
+    futures (none when the crawl was paused, stopped or spent its budget meanwhile)."""
+    room = min(limit, _room(crawl))
     if room <= 0:
         return []
     leases = lease_batch(crawl, worker_id(), room, settings.CRAWLER_LEASE_SECONDS)
@@ -146,7 +167,7 @@ def _lease_and_fetch(crawl: Crawl, config: CrawlConfig) -> list:
     return [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
 
 
-def _store(crawl: Crawl, batch: list, config: CrawlConfig) -> StepResult:
+def _store(crawl: Crawl, batch: list[Future], config: CrawlConfig) -> StepResult:
     step = StepResult(crawl.pk)
     record_batch(crawl, [future.result() for future in batch], config, step)
     run_batch_followups(crawl, step)

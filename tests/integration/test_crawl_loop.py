@@ -4,9 +4,13 @@ from collections import Counter
 import pytest
 from django.db.models import Count
 
+from crawlweb.crawler.fetch import FetchResult
 from crawlweb.models import Crawl, Link, Page
+from crawlweb.services import prep_processes
+from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.crawl_control import start_crawl
 from frontier.models import Target
+from tests.conftest import set_job_mode
 from tests.integration.helpers import crawl_of_test_web, page_requests
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,3 +79,33 @@ def test_a_paused_crawl_leases_nothing_until_it_is_resumed(through_test_web, cra
     resume_crawl(crawl)
     crawl.refresh_from_db()
     assert (crawl.state, crawl.pages_fetched) == (Crawl.State.FINISHED, 20)
+
+
+@pytest.mark.parametrize("mode", [pytest.param("rq", marks=pytest.mark.services), "thread"])
+def test_a_slow_page_holds_up_only_its_own_host(mode, through_test_web, crawl_settings, run_jobs, settings,
+                                                empty_queues):
+    """Pages are stored as they come back, a host free again once its page is in: the crawl goes
+    on while the slow page (3 s) is answered. Stored batch by batch, it could start at most the
+    rest of the slow page's batch and one batch more meanwhile (2 x 4 - 1 requests)."""
+    set_job_mode(settings, mode)
+    crawl_settings.CRAWLER_BATCH_SIZE = 4
+    warm_preparation_process()  # as in a worker that runs already: the slow page's 3 s are the crawl's
+    slow_url = through_test_web.web.truth()["special_urls"]["slow"]
+    crawl = crawl_of_test_web(through_test_web, budget=40, seeds=12)
+    start_crawl(crawl, extra_urls=[slow_url])
+    run_jobs()
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    (slow,) = [entry for entry in through_test_web.requests if entry.url == slow_url]
+    assert slow.monotonic_end - slow.monotonic >= 2.5 and slow.status == 200
+    meanwhile = [entry for entry in page_requests(through_test_web)
+                 if slow.monotonic < entry.monotonic < slow.monotonic_end]
+    assert len(meanwhile) > 2 * 4, f"only {len(meanwhile)} pages were requested during the slow one"
+    assert Target.objects.get(crawl=crawl, url=slow_url).state == Target.State.DONE
+
+
+def warm_preparation_process():
+    """Start the preparation process and wait until it has loaded its dictionaries."""
+    url = "http://warm.up/"
+    prep_processes.prepare(FetchResult(requested_url=url, final_url=url, status=200, body=b"<p>Dobar dan</p>",
+                                       headers={"content-type": "text/html"}), "warm.up", CrawlConfig.from_dict({}))
