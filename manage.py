@@ -7,11 +7,16 @@ import sys
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crawlweb.settings")
     from django.core.exceptions import ImproperlyConfigured
-    from django.core.management import execute_from_command_line
 
     from crawlweb.env import SettingError
 
     try:
+        if sys.argv[1:2] == ["rqworker"]:  # its page preparation processes load while Django does
+            from crawlweb.services.prep_processes import start_for_worker
+
+            start_for_worker(sys.argv)
+        from django.core.management import execute_from_command_line
+
         execute_from_command_line(sys.argv)
     except (SettingError, ImproperlyConfigured) as error:
         sys.stderr.write(f"configuration error: {error}\n")

@@ -1,19 +1,21 @@
-"""Everything storing needs from a fetched page that is pure computation: no database.
+"""Everything storing needs from a fetched page that is pure computation: no database, no Django.
 
-The crawl step calls ``prepare_page`` in the fetch thread right after the fetch, so decoding,
-parsing, language identification and link normalization overlap the other fetches' network
-waits, and the job's own thread only writes rows (in bulk, see storing.py).
+The crawl step has ``prepare_page`` run in a preparation process (prep_processes.py) or in the
+fetch thread right after the fetch, so decoding, parsing, language identification and link
+normalization overlap the other fetches' network waits, and the job's own thread only writes
+rows (in bulk, see storing.py). Nothing here imports Django: a worker's preparation process
+starts before the worker has loaded Django, and never loads it.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
-from django.conf import settings
-
+from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
@@ -21,9 +23,7 @@ from crawlweb.crawler.structure import tag_signature
 from crawlweb.crawler.urls import InvalidURL, normalize_url, registrable_domain, site_name
 from crawlweb.language.dictionaries import MissingDictionary, spell_checker
 from crawlweb.language.identify import identify_language
-from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_language import identify_page_language
-from crawlweb.services.targets import Candidate
 
 log = logging.getLogger(__name__)
 WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short English sentence."
@@ -35,6 +35,19 @@ KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "se
 # Link context columns and their lengths (crawlweb.models.Link): longer values are cut, never refused.
 LINK_CONTEXT_LIMITS = {"anchor_text": 1000, "text_around": 2000, "img_alt": 500, "img_src": 2000,
                        "rel": 100, "hreflang": 32}
+
+
+@dataclass(frozen=True)
+class PageOptions:
+    """What preparing a page reads of a crawl's configuration (a CrawlConfig has these too)."""
+
+    session_params: tuple[str, ...]
+    host_aliases: Mapping[str, str]
+    text_urls: bool = False
+
+    @classmethod
+    def of(cls, config) -> "PageOptions":
+        return cls(config.session_params, config.host_aliases, config.text_urls)
 
 
 @dataclass
@@ -62,13 +75,12 @@ def keeps_page(result: FetchResult | None) -> bool:
             and result.status != 304 and result.error_kind in PAGE_KEEPING_KINDS)
 
 
-def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig, *,
-                 window_words: int | None = None) -> PreparedPage:
+def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
+                 window_words: int) -> PreparedPage:
     """Decode, parse, identify the language of, and normalize the links of one fetched page.
 
-    ``window_words``: words of text around each link (default CRAWLER_TEXT_WINDOW_WORDS)."""
-    if window_words is None:
-        window_words = settings.CRAWLER_TEXT_WINDOW_WORDS
+    ``config``: PageOptions or a CrawlConfig; ``window_words``: words of text around each link
+    (CRAWLER_TEXT_WINDOW_WORDS)."""
     not_html = classify_content(result)
     headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
     page = PreparedPage(md5=hashlib.md5(result.body).hexdigest(), not_html=not_html, fields=dict(
@@ -97,7 +109,7 @@ def prepare_page(result: FetchResult, source_site: str, config: CrawlConfig, *,
 
 
 def _prepare_links(result: FetchResult, parsed: ParsedPage, source_site: str,
-                   config: CrawlConfig) -> list[PreparedLink]:
+                   config: PageOptions) -> list[PreparedLink]:
     links = []
     for _from, hop_to, _status in result.redirects:
         made = prepare_link(hop_to, "redirect", source_site, config)
@@ -114,7 +126,7 @@ def _prepare_links(result: FetchResult, parsed: ParsedPage, source_site: str,
     return links
 
 
-def prepare_link(url_as_linked: str, kind: str, source_site: str, config: CrawlConfig,
+def prepare_link(url_as_linked: str, kind: str, source_site: str, config: PageOptions,
                  **contexts: str) -> PreparedLink | None:
     """The Link values for a URL seen on a page and the site it points to; None for an invalid URL."""
     try:

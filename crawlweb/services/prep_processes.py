@@ -6,12 +6,14 @@ and the database writes: py-spy put them at about 40 % of a worker's CPU, all on
 the machine's other cores idled. CRAWLER_PREPARE_PROCESSES processes (default 1; 0 keeps the work
 in the fetch threads) do it instead, so a worker uses two cores.
 
-The processes never touch the database. A worker starts them before it runs any other thread
-(CrawlWorker.work): then they are forked, a copy of a process that has Django set up already, and
-only load the dictionaries (about 0.7 s, against 1.7 s for a fresh interpreter, which a short
-crawl waited for). Started later, from a process that runs threads (the fetch threads, an
-embedded crawl's thread), they are spawned: a fresh interpreter that sets Django up, because a
-fork copies no thread but every lock another thread may hold. A pool
+The processes never load Django (page_prep.py is pure): they are given the page, its site and
+the crawl's PageOptions, and load only the dictionaries, the language model and the suffix list,
+about 1.3 s, most of it the Serbian Hunspell dictionaries. ``manage.py rqworker`` starts them
+first thing (start_for_worker), so that they load while the worker loads Django (about 1 s), not
+after it: a short crawl's first pages waited for them. They are forked while the process runs
+no other thread; started later, from a process that runs threads (the fetch threads, an embedded
+crawl's thread), they are spawned, a fresh interpreter, because a fork copies no thread but every
+lock another thread may hold. A pool
 that breaks (a process killed, out of memory) is replaced, and the page in hand is prepared in
 the calling thread, so a batch never loses a page to it. After MAX_RESTARTS breaks the worker
 stops trying and prepares in its threads (a script that starts crawls without the
@@ -28,12 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
-from django.conf import settings
+from django.conf import settings  # the settings alone: this module loads before Django is set up
 
-if TYPE_CHECKING:  # a new process imports this module before Django is set up: nothing of Django's here
+from crawlweb.services.page_prep import PageOptions, PreparedPage, prepare_page, warm_up
+
+if TYPE_CHECKING:
     from crawlweb.crawler.fetch import FetchResult
     from crawlweb.services.crawl_config import CrawlConfig
-    from crawlweb.services.page_prep import PreparedPage
 
 log = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
@@ -48,25 +51,38 @@ def prepare(result: FetchResult, source_site: str, config: CrawlConfig) -> Prepa
     window_words = settings.CRAWLER_TEXT_WINDOW_WORDS
     pool = _current_pool()
     if pool is None:
-        return _prepare(result, source_site, config, window_words)
+        return prepare_page(result, source_site, config, window_words=window_words)
     # The WARC exchanges repeat the body and are written already: they need not cross over.
     slim = dataclasses.replace(result, exchanges=[])
     try:
-        return pool.submit(_prepare, slim, source_site, config, window_words).result()
+        return pool.submit(prepare_page, slim, source_site, PageOptions.of(config), window_words=window_words).result()
     except BrokenProcessPool:
         _discard(pool)
-        return _prepare(result, source_site, config, window_words)
-
-
-def _prepare(result: FetchResult, source_site: str, config: CrawlConfig, window_words: int) -> PreparedPage:
-    from crawlweb.services.page_prep import prepare_page
-
-    return prepare_page(result, source_site, config, window_words=window_words)
+        return prepare_page(result, source_site, config, window_words=window_words)
 
 
 def start() -> bool:
     """Start the processes now, so their set-up overlaps the worker's; False when there are none."""
     return _current_pool() is not None
+
+
+# Worker classes that run jobs in the worker's own process, which keeps the pool started early.
+PROCESS_KEEPING_WORKERS = ("CrawlWorker", "SimpleWorker")
+
+
+def start_for_worker(argv: list[str]) -> None:
+    """From ``manage.py rqworker``, before Django loads: with a worker class that keeps its
+    process (crawlweb.jobs.worker.CrawlWorker by default) the preparation processes start now.
+
+    A forking worker class (rq.Worker) would make a pool in each work horse: none here then."""
+    worker_class = settings.RQ.get("WORKER_CLASS", "")
+    for index, arg in enumerate(argv):
+        if arg == "--worker-class" and index + 1 < len(argv):
+            worker_class = argv[index + 1]
+        elif arg.startswith("--worker-class="):
+            worker_class = arg.partition("=")[2]
+    if worker_class.rpartition(".")[2] in PROCESS_KEEPING_WORKERS:
+        start()
 
 
 def _current_pool() -> ProcessPoolExecutor | None:
@@ -109,16 +125,7 @@ def _discard(pool: ProcessPoolExecutor) -> None:
 
 
 def _set_up() -> None:
-    """In a new preparation process: Django's settings (page preparation reads no database), and
-    the models preparing needs. A forked process has Django set up already."""
-    import django
-    from django.apps import apps
-
-    if not apps.ready:
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "crawlweb.settings")
-        django.setup()
-    from crawlweb.services.page_prep import warm_up
-
+    """In a new preparation process: load what preparing needs, before the first page comes."""
     warm_up()
 
 

@@ -10,23 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name, validate_url
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.bulk_rows import TargetRow, insert_targets
-
-
-@dataclass
-class Candidate:
-    """A URL on its way to becoming a Target, with the link context that brought it."""
-
-    url_as_linked: str
-    anchor_text: str = ""
-    text_around: str = ""
-    img_alt: str = ""
-    img_src: str = ""
-    priority: float | None = None  # set by the crawl's strategy; None: breadth-first (minus the depth)
-    normalized: str | None = None  # the normalized URL when the caller already computed it
 
 
 @dataclass

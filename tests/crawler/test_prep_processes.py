@@ -15,6 +15,7 @@ from crawlweb.services import prep_processes
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_prep import prepare_page
 
+WINDOW = 10  # CRAWLER_TEXT_WINDOW_WORDS's default, which the processes are given
 REAL_PAGES = sorted((shared_data_dir() / "real-sites" / "hosts" / "www.drustvohispanistasrbija.rs").rglob("*.html"))[:6]
 
 
@@ -35,7 +36,7 @@ def test_real_pages_prepared_in_a_process_equal_those_prepared_in_the_thread(one
     assert REAL_PAGES, "the development data's real sites are missing (SHARED_DATA_DIR)"
     config = CrawlConfig.from_dict({"session_params": ["sid"]})
     for path in REAL_PAGES:
-        here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config)
+        here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
         there = prep_processes.prepare(_fetched(path), "drustvohispanistasrbija.rs", config)
         assert there == here
         assert there.fields["language"] and there.links  # Serbian, English and Spanish pages
@@ -98,7 +99,76 @@ def test_a_single_threaded_worker_forks_its_preparation_process_else_it_spawns_o
                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}))
+    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}), window_words=WINDOW)
     assert report["forked"] is forked
+    assert report["language"] == here.fields["language"]
+    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+
+
+PURE = """
+import json, sys
+from crawlweb.crawler.fetch import FetchResult
+from crawlweb.services.page_prep import PageOptions, prepare_page
+
+url = "http://www.drustvohispanistasrbija.rs/page.html"
+page = prepare_page(FetchResult(requested_url=url, final_url=url, status=200, body=open(sys.argv[1], "rb").read(),
+                                headers={"content-type": "text/html; charset=utf-8"}),
+                    "drustvohispanistasrbija.rs", PageOptions(("sid",), {}), window_words=10)
+print(json.dumps({"django": sorted(name for name in sys.modules if name.split(".")[0] == "django"),
+                  "language": page.fields["language"], "links": [link.values["target_url"] for link in page.links]}))
+"""
+
+
+def test_page_preparation_runs_without_django():
+    """What a preparation process runs: no Django settings, no Django module loaded, the same page."""
+    path = REAL_PAGES[1]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    run = subprocess.run([sys.executable, "-c", PURE, str(path)], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2], env=env)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({"session_params": ["sid"]}),
+                        window_words=WINDOW)
+    assert report["django"] == []
+    assert report["language"] == here.fields["language"]
+    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+
+
+# manage.py rqworker, as far as the preparation processes go: they start before Django is set up.
+EARLY = """
+import json, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "crawlweb.settings"
+from crawlweb.services import prep_processes
+
+prep_processes.start_for_worker(["manage.py", "rqworker", "crawl", *sys.argv[2:]])
+before_django = prep_processes.process_ids()
+import django
+django.setup()
+from crawlweb.crawler.fetch import FetchResult
+from crawlweb.services.crawl_config import CrawlConfig
+
+url = "http://www.drustvohispanistasrbija.rs/page.html"
+page = prep_processes.prepare(FetchResult(requested_url=url, final_url=url, status=200, body=open(sys.argv[1], "rb").read(),
+                                          headers={"content-type": "text/html; charset=utf-8"}),
+                              "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}))
+print(json.dumps({"before_django": before_django, "after": prep_processes.process_ids(),
+                  "language": page.fields["language"], "links": [link.values["target_url"] for link in page.links]}))
+prep_processes.shutdown()
+"""
+
+
+@pytest.mark.parametrize("worker_class, early", [([], True), (["--worker-class", "rq.SimpleWorker"], True),
+                                                 (["--worker-class=rq.Worker"], False)])
+def test_a_worker_starts_its_preparation_process_before_django_unless_its_work_horses_fork(worker_class, early):
+    """So that the dictionaries (1.3 s) load while Django does (1 s): a short crawl's first pages
+    waited for them. A forking worker class prepares in each work horse's own process instead."""
+    path = REAL_PAGES[2]
+    run = subprocess.run([sys.executable, "-c", EARLY, str(path), *worker_class], capture_output=True, text=True,
+                         timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert bool(report["before_django"]) is early
+    assert report["after"] and (report["after"] == report["before_django"] or not early)
+    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}), window_words=WINDOW)
     assert report["language"] == here.fields["language"]
     assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
