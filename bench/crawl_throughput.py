@@ -306,6 +306,9 @@ class Bench:
         return log.read_text(errors="replace")
 
     def set_up(self) -> None:
+        # Bytecode for the project's modules, as an installed copy has (pip compiles Scrapy's):
+        # with PYTHONDONTWRITEBYTECODE set, every worker start compiled 100 modules, 0.15 s.
+        subprocess.run([PYTHON, "-m", "compileall", "-q", "crawlweb", "frontier", "evaluation"], cwd=ROOT, check=True)
         db, note = free_redis_db()
         self.redis_url = f"{REDIS_BASE}/{db}"
         if note:

@@ -42,3 +42,6 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/pip install -q -e ".${extras}"
     touch "$stamp"
 fi
+# Bytecode for the project's own modules (an editable install leaves them uncompiled), so that a
+# worker starts without compiling them even where PYTHONDONTWRITEBYTECODE is set.
+.venv/bin/python -m compileall -q crawlweb frontier evaluation >/dev/null
