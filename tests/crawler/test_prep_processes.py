@@ -1,10 +1,13 @@
 """Pages prepared in the worker's preparation processes are the pages the fetch threads would make,
 and a preparation process that dies loses no page."""
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +17,29 @@ from crawlweb.devdata import shared_data_dir
 from crawlweb.services import prep_processes
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_prep import prepare_page
+from crawlweb.testweb.generator import generate_web
 
 WINDOW = 10  # CRAWLER_TEXT_WINDOW_WORDS's default, which the processes are given
-REAL_PAGES = sorted((shared_data_dir() / "real-sites" / "hosts" / "www.drustvohispanistasrbija.rs").rglob("*.html"))[:6]
+
+
+def _sample_pages() -> list[Path]:
+    """Six pages of a real bilingual site from the development data; where that data is absent
+    (a clone away from ../shared), six of the test web's pages, written to a temporary directory."""
+    real = sorted((shared_data_dir() / "real-sites" / "hosts" / "www.drustvohispanistasrbija.rs").rglob("*.html"))
+    if real:
+        return real[:6]
+    web = generate_web(seed=3, size=6, pages_per_site=4)
+    directory = Path(tempfile.mkdtemp(prefix="prep-pages-"))
+    atexit.register(shutil.rmtree, directory, True)
+    paths = []
+    urls = [url for site in web.sites for url in web.page_urls(site)[:2]][:6]
+    for number, url in enumerate(urls):
+        paths.append(directory / f"page-{number}.html")
+        paths[-1].write_bytes(web.respond("GET", url).read())
+    return paths
+
+
+REAL_PAGES = _sample_pages()
 
 
 def _fetched(path) -> FetchResult:
@@ -33,7 +56,7 @@ def one_process(settings):
 
 
 def test_real_pages_prepared_in_a_process_equal_those_prepared_in_the_thread(one_process):
-    assert REAL_PAGES, "the development data's real sites are missing (SHARED_DATA_DIR)"
+    assert len(REAL_PAGES) == 6
     config = CrawlConfig.from_dict({"session_params": ["sid"]})
     for path in REAL_PAGES:
         here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
