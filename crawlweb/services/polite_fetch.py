@@ -78,7 +78,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
             outcome.reason = crawl.state
             break
         owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
-        if not _claim_host(host, config, owner):
+        if not claim_host(host, config):
             outcome.reason = "busy"
             break
         target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
@@ -130,9 +130,10 @@ def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
 
 
-def _claim_host(host: Host, config: CrawlConfig, owner: str) -> bool:
+def claim_host(host: Host, config: CrawlConfig) -> bool:
     """Wait for the host's turn (free, politeness clock passed), then claim it with a conditional
-    update; False when that does not happen within two politeness intervals (plus a few seconds)."""
+    update, as a crawl step's lease does; False when that does not happen within two politeness
+    intervals (plus a few seconds). Whoever claims it frees it after the request (release_hosts)."""
     deadline = time.monotonic() + 2 * host_interval(host, config) + EXTRA_WAIT_S
     while True:
         now = timezone.now()

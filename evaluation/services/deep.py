@@ -2,34 +2,32 @@
 
 Each unchecked guess is checked with the crawl's polite fetcher: the host's cached robots.txt
 policy must allow it (a host whose robots.txt the crawl has not fetched yet is left for later),
-the host's politeness clock (Host.next_fetch_at) is waited for when it is near and moved on
-after the request, and the request is a HEAD (the Fetcher falls back to a short GET when the
-server does not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
+the host is claimed as a crawl step's lease claims it (no request of any worker in flight, its
+politeness clock passed; polite_fetch.claim_host) and freed after the request with its clock
+moved on, and the request is a HEAD (the Fetcher falls back to a short GET when the server does
+not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
 "deep"): the crawl fetches it and identifies its language like any page, and the next scoring
 of the site pairs it when the language is the expected one (pairs.confirmed_deep_pairs).
 Every check is recorded on its DeepCheck row.
 """
 from __future__ import annotations
 
-import time
-from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
-from crawlweb.models import Crawl, Host
+from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.hosts import host_for
+from crawlweb.services.leasing import release_hosts
 from crawlweb.services.network import fetcher_for
+from crawlweb.services.polite_fetch import claim_host
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
 from frontier.models import Target
-
-MAX_WAIT_S = 5.0  # wait this long at most for a host's clock; a busier host is checked next time
-
 
 def _exists(result) -> bool:
     """2xx at the URL itself; a redirect to the site's root is a missing page in disguise."""
@@ -37,17 +35,6 @@ def _exists(result) -> bool:
         return False
     final = urlsplit(result.final_url)
     return not (result.redirects and final.path in ("", "/") and not final.query)
-
-
-def _wait_for_clock(host: Host) -> bool:
-    if host.next_fetch_at is None:
-        return True
-    delay = (host.next_fetch_at - timezone.now()).total_seconds()
-    if delay > MAX_WAIT_S:
-        return False
-    if delay > 0:
-        time.sleep(delay)
-    return True
 
 
 def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
@@ -70,13 +57,14 @@ def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
     if not policy.allows(url, settings.CRAWLER_USER_AGENT):
         _record(check, exists=False, outcome="robots.txt disallows it")
         return
-    if not _wait_for_clock(host):
-        check.outcome = "waiting: host politeness clock"
+    if not claim_host(host, config):  # another worker's request is in flight, or its clock runs long
+        check.outcome = "waiting: host busy or its politeness clock"
         check.save(update_fields=["outcome"])
         return
-    result = fetcher_for(config.address_policy).head(url)
-    Host.objects.filter(pk=host.pk).update(
-        next_fetch_at=timezone.now() + timedelta(seconds=host_interval(host, config)))
+    try:
+        result = fetcher_for(config.address_policy).head(url)
+    finally:
+        release_hosts([(host.pk, host_interval(host, config), None)])
     exists = _exists(result)
     _record(check, exists=exists, status=result.status,
             outcome=(f"HEAD {result.status}" if result.status else f"error: {result.error_kind}")[:200])

@@ -3,12 +3,17 @@
 All tests read one crawl (conftest.crawled), scored by the follow-up jobs while it ran.
 """
 import json
+from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from crawlweb.crawler.urls import normalize_url
-from crawlweb.models import Crawl, Page
+from crawlweb.models import Crawl, Host, Page
+from crawlweb.services import polite_fetch
+from crawlweb.services.crawl_config import CrawlConfig
 from evaluation.models import (
     CandidatePair,
     DeepCheck,
@@ -17,7 +22,7 @@ from evaluation.models import (
     SiteCredibility,
     UrlPattern,
 )
-from evaluation.services import scoring
+from evaluation.services import deep, scoring
 from frontier.models import Target
 from tests.evaluation_integration.helpers import site_name_of, truth_pairs
 
@@ -127,6 +132,36 @@ def test_deep_guesses_are_checked_through_the_polite_fetcher_and_recorded(crawle
     orphans = {normalize_url(u) for s in crawled.sites[:4] for u in s["orphan_pages"]}
     assert orphans & set(checks.values_list("page_url", flat=True)), "pages without counterpart get guesses"
     assert not checks.filter(exists=True, page_url__in=orphans).exists(), "an orphan's counterpart does not exist"
+
+
+def test_a_deep_check_waits_while_another_worker_holds_the_host_and_frees_it_after(
+        crawled, test_web_server, monkeypatch):
+    """The HEAD of a deep check is a request to the host like any other: it claims the host as a
+    crawl step's lease does, so it never runs beside another worker's request."""
+    monkeypatch.setattr(polite_fetch, "EXTRA_WAIT_S", 0.3)
+    check = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD").first()
+    assert check is not None
+    DeepCheck.objects.filter(pk=check.pk).update(checked_at=None, outcome="", exists=None)
+    check.refresh_from_db()
+    crawl = Crawl.objects.get(pk=crawled.crawl_id)
+    config = CrawlConfig.for_crawl(crawl)
+    host = Host.objects.get(name=urlsplit(check.guessed_url).hostname)
+    leased_until = timezone.now() + timedelta(seconds=120)
+    Host.objects.filter(pk=host.pk).update(busy_until=leased_until, next_fetch_at=None)  # a worker's lease
+    served = len(test_web_server.requests)
+
+    deep.check_one(crawl, check, config)
+    check.refresh_from_db()
+    assert check.checked_at is None and check.outcome == "waiting: host busy or its politeness clock"
+    assert [r.url for r in test_web_server.requests[served:]] == [], "no request while the host is held"
+
+    Host.objects.filter(pk=host.pk).update(busy_until=None)  # that worker's request is over
+    deep.check_one(crawl, check, config)
+    check.refresh_from_db()
+    assert check.outcome.startswith("HEAD") and check.checked_at is not None
+    assert [(r.method, r.url) for r in test_web_server.requests[served:]] == [("HEAD", check.guessed_url)]
+    host.refresh_from_db()
+    assert host.busy_until is None and host.next_fetch_at is not None, "freed, its clock moved on"
 
 
 def test_discovery_ranks_linked_sites_by_the_three_measures_and_seeds_the_top_k(crawled, settings):
