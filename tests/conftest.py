@@ -42,13 +42,21 @@ def through_test_web(test_web_server, monkeypatch):
     """Route the crawler's requests through the test web proxy, as HTTP_PROXY does for any crawler."""
     from crawlweb.services.network import fetcher_for
 
-    for name in ("HTTP_PROXY", "http_proxy"):
-        monkeypatch.setenv(name, test_web_server.proxy_url)
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost,::1")
-    fetcher_for.cache_clear()
+    route_through(test_web_server, monkeypatch)
     test_web_server.clear_log()
     yield test_web_server
+    fetcher_for.cache_clear()
+
+
+def route_through(server, monkeypatch) -> None:
+    """Send the crawler's requests to ``server``'s proxy (HTTP_PROXY, loopback exempt), with a fresh
+    Fetcher, which reads the proxy settings once. ``monkeypatch`` undoes the environment."""
+    from crawlweb.services.network import fetcher_for
+
+    for name in ("HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, server.proxy_url)
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost,::1")
     fetcher_for.cache_clear()
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 from django.test import override_settings
 
+from tests.conftest import route_through
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
 
 KINDS = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "subdomain"), ("bilingual-sr-en", "suffix-dot"),
@@ -29,11 +30,7 @@ def crawled(django_db_setup, django_db_blocker, test_web_server, tmp_path_factor
     from crawlweb.services.network import fetcher_for
 
     mp = pytest.MonkeyPatch()
-    for name in ("HTTP_PROXY", "http_proxy"):
-        mp.setenv(name, test_web_server.proxy_url)
-    for name in ("NO_PROXY", "no_proxy"):
-        mp.setenv(name, "127.0.0.1,localhost,::1")
-    fetcher_for.cache_clear()
+    route_through(test_web_server, mp)
     test_web_server.clear_log()
     overrides = override_settings(REDIS_URL=None, JOBS_INPROCESS_MODE="sync", CRAWLER_HOST_INTERVAL=0.0,
                                   CRAWLER_READ_TIMEOUT=5.0, CRAWLER_BATCH_SIZE=16, CRAWLER_IDLE_FINISH_SECONDS=3.0,

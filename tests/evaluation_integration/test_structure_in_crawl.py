@@ -18,6 +18,7 @@ from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair
 from evaluation.services import scoring
+from tests.conftest import route_through
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,11 +85,7 @@ def site_server(tmp_path_factory):
 def crawled(site_server, settings, crawl_settings, empty_queues, monkeypatch):
     from crawlweb.services.network import fetcher_for
 
-    for name in ("HTTP_PROXY", "http_proxy"):
-        monkeypatch.setenv(name, site_server.proxy_url)
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost,::1")
-    fetcher_for.cache_clear()
+    route_through(site_server, monkeypatch)
     settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
     settings.PAIRS_CHECK_STRUCTURE = True
     crawl = Crawl.objects.create(name="structure", page_budget=30,
