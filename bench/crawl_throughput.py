@@ -11,8 +11,8 @@ without REDIS_URL: it crawls in a thread and follows until the crawl is finished
 Runs (politeness "off" is crawl config host_interval 0, for loopback):
   pg-1w-off    PostgreSQL+Redis, 1 worker                    (the headline pages_per_s)
   scrapy-off   a plain Scrapy CrawlSpider (bench/support/scrapy_peer.py), same seeds, budget and politeness
-  scrapy-off-2, pg-1w-off-2   both again, in that order: pages_per_s and vs_scrapy pool each pair
-               (pages and wall time summed), since this machine's speed drifts from minute to minute
+  scrapy-off-2, pg-1w-off-2   both again, in that order (full mode): pages_per_s and vs_scrapy pool
+               each pair (pages and wall time summed), since this machine's speed drifts from minute to minute
   pg-2w-off    PostgreSQL+Redis, 2 workers
   pg-1w-on     1 worker, host_interval 1 s, in-site only on a set of hosts few enough that the
                politeness bound (hosts / interval) is the limit, not the worker
@@ -97,12 +97,10 @@ class Profile:
 
 
 def profile_for(quick: bool) -> Profile:
-    if quick:  # every run capped so the whole bench stays near a minute on 2 cores
+    if quick:  # every run capped so the whole bench stays within a minute on 2 cores; one pair only
         return Profile(40, 20, 12, 5, [
             Spec("pg-1w-off", "PG+Redis, 1 worker, off", "pg", 400, 10),
             Spec("scrapy-off", "Scrapy, off", "scrapy", 400, 10),
-            Spec("scrapy-off-2", "Scrapy, off (again)", "scrapy", 400, 10),
-            Spec("pg-1w-off-2", "PG+Redis, 1 worker, off (again)", "pg", 400, 10),
             Spec("pg-2w-off", "PG+Redis, 2 workers, off", "pg", 400, 8, workers=2),
             Spec("pg-1w-on", f"PG+Redis, 1 worker, {INTERVAL:g} s", "pg", 0, 10, polite=True),
             Spec("embedded", "SQLite, in-process, off", "embedded", 300, 6),
@@ -558,8 +556,10 @@ def main() -> int:
         s_on = runs["scrapy-on"]
         print(f"  Scrapy, same hosts and interval: {s_on.crawl_rate:.1f} pages/s while crawling = share "
               f"{s_on.crawl_rate / bound if bound else 0:.3f}")
-    print(f"vs Scrapy (politeness off, 1 worker on PG+Redis; pages over wall time of both runs each, run ours,"
-          f" Scrapy, Scrapy, ours): {ours.rate:.1f} / {scrapy.rate:.1f} = {vs_scrapy:.3f}")
+    pairs = ("; pages over wall time of both runs each, run ours, Scrapy, Scrapy, ours"
+             if "pg-1w-off-2" in runs and "scrapy-off-2" in runs else "")
+    print(f"vs Scrapy (politeness off, 1 worker on PG+Redis{pairs}): {ours.rate:.1f} / {scrapy.rate:.1f}"
+          f" = {vs_scrapy:.3f}")
     # The worst worker of the PostgreSQL runs; the longest crawl says how far memory was exercised.
     pg_runs = [r for r in runs.values() if r.spec.kind == "pg"]
     rss = max(r.rss_mb for r in pg_runs)
