@@ -16,6 +16,7 @@ Targets, once per free host and batch: a third of a crawl step's database time.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -29,6 +30,11 @@ from crawlweb.models import Crawl, Host
 from crawlweb.services.bulk_rows import case_by_id
 from frontier.models import Target
 from frontier.strategies.queues import queue_order
+
+# claim_host: seconds added to two politeness intervals for the longest wait for a host, and
+# how often the host is looked at meanwhile.
+EXTRA_WAIT_S = 5.0
+POLL_S = 0.25
 
 
 @dataclass
@@ -117,6 +123,26 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         lease.target.state, lease.target.lease_owner = Target.State.LEASED, owner
         lease.target.lease_expires_at, lease.target.attempts = expires, lease.target.attempts + 1
     return leases
+
+
+def claim_host(host: Host, interval_s: float) -> bool:
+    """One request outside a crawl step (a fetch for a detector, a deep-page HEAD): wait for the
+    host's turn (free, politeness clock passed), then claim it with a conditional update, as a
+    lease does; False when that does not happen within two intervals (plus a few seconds).
+    Whoever claims it frees it after the request (release_hosts)."""
+    deadline = time.monotonic() + 2 * interval_s + EXTRA_WAIT_S
+    while True:
+        now = timezone.now()
+        expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
+        if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
+        moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
+        wait = max((m - now).total_seconds() for m in moments) if moments else 0.05
+        # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
+        time.sleep(min(max(wait, 0.01), POLL_S, max(0.01, deadline - time.monotonic())))
 
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:

@@ -12,7 +12,6 @@ follow-up does not start a second decision about the site being decided.
 """
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -27,7 +26,7 @@ from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import Lease, expired_lease, host_free, in_flight
+from crawlweb.services.leasing import Lease, claim_host, expired_lease, in_flight
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import host_interval, record_outcome, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
@@ -35,9 +34,6 @@ from frontier.models import Target
 
 # A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
 MAX_ROUNDS = 2
-# Seconds added to two politeness intervals for the longest wait for a host before giving up.
-EXTRA_WAIT_S = 5.0
-POLL_S = 0.25
 HELD = (Crawl.State.PAUSED, Crawl.State.STOPPED)
 
 
@@ -78,7 +74,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
             outcome.reason = crawl.state
             break
         owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
-        if not claim_host(host, config):
+        if not claim_host(host, host_interval(host, config)):
             outcome.reason = "busy"
             break
         target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
@@ -128,25 +124,6 @@ def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     budget is as soft here as between two parallel steps, see README "Finding bilingual sites")."""
     crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state"])
     return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
-
-
-def claim_host(host: Host, config: CrawlConfig) -> bool:
-    """Wait for the host's turn (free, politeness clock passed), then claim it with a conditional
-    update, as a crawl step's lease does; False when that does not happen within two politeness
-    intervals (plus a few seconds). Whoever claims it frees it after the request (release_hosts)."""
-    deadline = time.monotonic() + 2 * host_interval(host, config) + EXTRA_WAIT_S
-    while True:
-        now = timezone.now()
-        expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
-        if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
-        moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
-        wait = max((m - now).total_seconds() for m in moments) if moments else 0.05
-        # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
-        time.sleep(min(max(wait, 0.01), POLL_S, max(0.01, deadline - time.monotonic())))
 
 
 def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tuple[Target | None, bool]:

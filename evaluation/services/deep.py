@@ -3,7 +3,7 @@
 Each unchecked guess is checked with the crawl's polite fetcher: the host's cached robots.txt
 policy must allow it (a host whose robots.txt the crawl has not fetched yet is left for later),
 the host is claimed as a crawl step's lease claims it (no request of any worker in flight, its
-politeness clock passed; polite_fetch.claim_host) and freed after the request with its clock
+politeness clock passed; leasing.claim_host) and freed after the request with its clock
 moved on, and the request is a HEAD (the Fetcher falls back to a short GET when the server does
 not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
 "deep"): the crawl fetches it and identifies its language like any page, and the next scoring
@@ -21,13 +21,13 @@ from crawlweb.crawler.urls import InvalidURL, normalize_url
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import release_hosts
+from crawlweb.services.leasing import claim_host, release_hosts
 from crawlweb.services.network import fetcher_for
-from crawlweb.services.polite_fetch import claim_host
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
 from frontier.models import Target
+
 
 def _exists(result) -> bool:
     """2xx at the URL itself; a redirect to the site's root is a missing page in disguise."""
@@ -57,7 +57,8 @@ def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
     if not policy.allows(url, settings.CRAWLER_USER_AGENT):
         _record(check, exists=False, outcome="robots.txt disallows it")
         return
-    if not claim_host(host, config):  # another worker's request is in flight, or its clock runs long
+    # Not within two intervals: another worker's request is in flight, or the host's clock runs long.
+    if not claim_host(host, host_interval(host, config)):
         check.outcome = "waiting: host busy or its politeness clock"
         check.save(update_fields=["outcome"])
         return

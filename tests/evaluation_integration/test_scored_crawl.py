@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from crawlweb.crawler.urls import normalize_url
 from crawlweb.models import Crawl, Host, Page
-from crawlweb.services import polite_fetch
+from crawlweb.services import leasing
 from crawlweb.services.crawl_config import CrawlConfig
 from evaluation.models import (
     CandidatePair,
@@ -138,7 +138,7 @@ def test_a_deep_check_waits_while_another_worker_holds_the_host_and_frees_it_aft
         crawled, test_web_server, monkeypatch):
     """The HEAD of a deep check is a request to the host like any other: it claims the host as a
     crawl step's lease does, so it never runs beside another worker's request."""
-    monkeypatch.setattr(polite_fetch, "EXTRA_WAIT_S", 0.3)
+    monkeypatch.setattr(leasing, "EXTRA_WAIT_S", 0.3)
     check = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD").first()
     assert check is not None
     DeepCheck.objects.filter(pk=check.pk).update(checked_at=None, outcome="", exists=None)
