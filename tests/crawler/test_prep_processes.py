@@ -85,6 +85,21 @@ def test_no_processes_when_set_to_zero(settings):
     assert page.parsed is not None and prep_processes.process_ids() == []
 
 
+def _run_script(script: str, *args: str, env: dict | None = None) -> dict:
+    """Run ``script`` in a fresh interpreter at the project's root; its last line, a JSON report."""
+    run = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2], env=env)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _assert_same_page(report: dict, path: Path, config: CrawlConfig) -> None:
+    """The report's page (language, links) is the one prepared here, in the thread."""
+    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
+    assert report["language"] == here.fields["language"]
+    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+
+
 # A fresh interpreter, as a worker is: single-threaded until it starts its preparation process.
 WORKER_LIKE = """
 import json, os, sys, threading
@@ -115,17 +130,12 @@ prep_processes.shutdown()
 
 @pytest.mark.parametrize("threads, forked", [("alone", True), ("with-a-thread", False)])
 def test_a_single_threaded_worker_forks_its_preparation_process_else_it_spawns_one(threads, forked):
-    """Forked, the process skips Django's set-up (a short crawl waited 1.3 s less for its first
-    pages); a process that runs threads spawns, since a fork would copy locks they may hold."""
+    """Forked, the process copies the modules its parent loaded already; a process that runs
+    threads spawns, since a fork would copy locks they may hold."""
     path = REAL_PAGES[0]
-    run = subprocess.run([sys.executable, "-c", WORKER_LIKE, str(path), threads], capture_output=True,
-                         text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
-    assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout.strip().splitlines()[-1])
-    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}), window_words=WINDOW)
+    report = _run_script(WORKER_LIKE, str(path), threads)
     assert report["forked"] is forked
-    assert report["language"] == here.fields["language"]
-    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+    _assert_same_page(report, path, CrawlConfig.from_dict({}))
 
 
 PURE = """
@@ -145,16 +155,9 @@ print(json.dumps({"django": sorted(name for name in sys.modules if name.split(".
 def test_page_preparation_runs_without_django():
     """What a preparation process runs: no Django settings, no Django module loaded, the same page."""
     path = REAL_PAGES[1]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    run = subprocess.run([sys.executable, "-c", PURE, str(path)], capture_output=True, text=True, timeout=120,
-                         cwd=Path(__file__).resolve().parents[2], env=env)
-    assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout.strip().splitlines()[-1])
-    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({"session_params": ["sid"]}),
-                        window_words=WINDOW)
+    report = _run_script(PURE, str(path), env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"})
     assert report["django"] == []
-    assert report["language"] == here.fields["language"]
-    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+    _assert_same_page(report, path, CrawlConfig.from_dict({"session_params": ["sid"]}))
 
 
 # manage.py rqworker, as far as the preparation processes go: they start before Django is set up.
@@ -186,12 +189,7 @@ def test_a_worker_starts_its_preparation_process_before_django_unless_its_work_h
     """So that the dictionaries (1.3 s) load while Django does (1 s): a short crawl's first pages
     waited for them. A forking worker class prepares in each work horse's own process instead."""
     path = REAL_PAGES[2]
-    run = subprocess.run([sys.executable, "-c", EARLY, str(path), *worker_class], capture_output=True, text=True,
-                         timeout=120, cwd=Path(__file__).resolve().parents[2])
-    assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout.strip().splitlines()[-1])
+    report = _run_script(EARLY, str(path), *worker_class)
     assert bool(report["before_django"]) is early
     assert report["after"] and (report["after"] == report["before_django"] or not early)
-    here = prepare_page(_fetched(path), "drustvohispanistasrbija.rs", CrawlConfig.from_dict({}), window_words=WINDOW)
-    assert report["language"] == here.fields["language"]
-    assert report["links"] == [link.values["target_url"] for link in here.links] and report["links"]
+    _assert_same_page(report, path, CrawlConfig.from_dict({}))
