@@ -1,6 +1,7 @@
 # The two set-up commands of the README: `make demo` and `make test`.
 PY := .venv/bin/python
 PORT ?= 8000
+DEMO_ARGS ?=
 
 .PHONY: install install-test demo test migrate bench clean
 
@@ -14,7 +15,7 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py demo --port $(PORT)
+	$(PY) manage.py demo --port $(PORT) $(DEMO_ARGS)
 
 test: install-test
 	bash scripts/test.sh

@@ -65,7 +65,7 @@ def detector_sweep(web_seed: int, size: int) -> dict[float, dict]:
     from crawlweb.services.page_language import identify_page_language
     from crawlweb.testweb import generate_web
     from frontier.classifiers.bs_detector import detect_bilingual
-    from frontier.classifiers.link_predictor import default_link_predictor
+    from frontier.classifiers.shipped_link_predictor import default_link_predictor
     from frontier.classifiers.page_links import link_contexts_from_html
 
     web = generate_web(seed=web_seed, size=size, pages_per_site=6)

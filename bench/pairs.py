@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from evaluation.pairing.declared import SwitchLink  # noqa: E402
+from evaluation.pairing.switch import SwitchLink  # noqa: E402
 from evaluation.pairing.deep import confirm_deep_pair  # noqa: E402
 from evaluation.pairing.patterns import mine_pairs, mine_site_patterns, top_global_patterns  # noqa: E402
 from evaluation.pairing.pipeline import PairingConfig, SiteInput, run_pairing  # noqa: E402

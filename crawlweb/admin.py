@@ -1,12 +1,18 @@
 from django import forms
+from django.core.exceptions import ValidationError
 from django.contrib import admin, messages
 from django.db import models
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
+from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
+from crawlweb.login_throttle import ThrottledAdminLoginForm
 from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site
-from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.crawl_config import CrawlConfig, error_lines
 from crawlweb.services.seeds import import_seeds
+
+
+admin.site.login_form = ThrottledAdminLoginForm  # failed logins counted per account and address
 
 
 class SeedFileForm(forms.Form):
@@ -72,7 +78,11 @@ class CrawlForm(forms.ModelForm):
 
     def clean_config(self):
         config = self.cleaned_data["config"]
-        CrawlConfig.from_dict(config or {})  # raises ValidationError naming each bad key
+        config = {} if config is None else config  # an emptied field means no further settings
+        try:
+            CrawlConfig.from_dict(config)
+        except ValidationError as error:  # keyed by config key: a form field takes a list of messages
+            raise ValidationError(error_lines(error)) from None
         return config
 
 
@@ -88,13 +98,14 @@ class CrawlAdmin(admin.ModelAdmin):
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
     list_display = ("name", "registrable_domain", "created_at")
+    list_filter = (SitesSeenByCrawl,)
     search_fields = ("name", "registrable_domain")
 
 
 @admin.register(Host)
 class HostAdmin(admin.ModelAdmin):
     list_display = ("name", "site", "robots_status", "crawl_delay", "next_fetch_at", "busy_until")
-    list_filter = ("robots_status",)
+    list_filter = (HostsWithWorkInCrawl, PolitenessClock, "robots_status")
     search_fields = ("name",)
     raw_id_fields = ("site",)
 

@@ -11,3 +11,10 @@ from pathlib import Path
 def shared_data_dir() -> Path:
     configured = os.environ.get("SHARED_DATA_DIR")
     return Path(configured) if configured else Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def real_web_dir() -> Path:
+    """The built real development web (scripts/build_realweb.py): REAL_WEB_DIR, else
+    <SHARED_DATA_DIR>/real-web."""
+    configured = os.environ.get("REAL_WEB_DIR")
+    return Path(configured) if configured else shared_data_dir() / "real-web"

@@ -10,6 +10,9 @@ import io
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+MAX_URL_LENGTH = 2000  # Seed.url's column; a longer URL is refused by line, never cut or left to the database
+MAX_LABEL_LENGTH = 200  # Seed.label's column
+
 
 @dataclass(frozen=True)
 class SeedEntry:
@@ -30,6 +33,8 @@ class SeedError:
 
 def url_problem(url: str) -> str | None:
     """Why ``url`` cannot be a seed, or None when it can."""
+    if len(url) > MAX_URL_LENGTH:
+        return f"URL longer than {MAX_URL_LENGTH} characters ({len(url)})"
     if any(ch.isspace() for ch in url):
         return "URL contains whitespace"
     try:
@@ -57,8 +62,10 @@ def parse_seed_file(content: str | bytes, filename: str = "") -> tuple[list[Seed
     first_line_of: dict[str, int] = {}
     for line_no, url, label, raw in rows:
         problem = url_problem(url)
+        if not problem and len(label) > MAX_LABEL_LENGTH:
+            problem = f"label longer than {MAX_LABEL_LENGTH} characters ({len(label)})"
         if problem:
-            errors.append(SeedError(line_no, raw, problem))
+            errors.append(SeedError(line_no, raw if len(raw) <= 120 else raw[:100] + "…", problem))
         elif url in first_line_of:
             errors.append(SeedError(line_no, raw, f"duplicate of line {first_line_of[url]}"))
         else:

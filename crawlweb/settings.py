@@ -16,6 +16,21 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# HTTPS=1: the site is served over HTTPS (directly or behind a proxy that terminates TLS); every HTTPS
+# protection goes on at once, so `manage.py check --deploy` is clean (tests/hardening/test_deploy_settings.py).
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = env_number("HSTS_SECONDS", 31_536_000, minimum=0, integer=True) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS  # allows submitting the domain to the browsers' preload list; nothing is sent anywhere
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+# Behind a proxy that terminates TLS, Django sees plain HTTP: trust the proxy's header (e.g.
+# X-Forwarded-Proto) only when it is named here, and only if the proxy always sets it itself.
+_PROXY_SSL_HEADER = env_str("PROXY_SSL_HEADER", "")
+SECURE_PROXY_SSL_HEADER = (("HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+                           if _PROXY_SSL_HEADER else None)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -27,6 +42,8 @@ INSTALLED_APPS = [
     "crawlweb",
     "frontier",
     "evaluation",
+    "labeling",
+    "training",
 ]
 
 MIDDLEWARE = [
@@ -37,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "crawlweb.ids.IdRangeMiddleware",
 ]
 
 ROOT_URLCONF = "crawlweb.urls"
@@ -69,11 +87,27 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 LOGIN_URL = "admin:login"
+# ModelBackend that reads the user's labeling groups with the user row: one query less per request.
+AUTHENTICATION_BACKENDS = ["labeling.auth_backend.LabelingGroupsBackend"]
+
+# --- Logins: failed attempts are counted per account and per address (crawlweb/login_throttle.py);
+# the counts are shared through Redis when there is one.
+LOGIN_MAX_FAILURES_PER_ACCOUNT = env_number("LOGIN_MAX_FAILURES_PER_ACCOUNT", 5, minimum=1, integer=True)
+LOGIN_MAX_FAILURES_PER_ADDRESS = env_number("LOGIN_MAX_FAILURES_PER_ADDRESS", 20, minimum=1, integer=True)
+LOGIN_LOCKOUT_SECONDS = env_number("LOGIN_LOCKOUT_SECONDS", 900, minimum=1, integer=True)
+CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")  # e.g. X-Forwarded-For, set only behind a proxy that sets it
 
 # --- Jobs: RQ through django-rq when REDIS_URL is set, else the same functions in-process.
 REDIS_URL = redis_url("REDIS_URL")
 JOBS_INPROCESS_MODE = env_choice("JOBS_INPROCESS_MODE", "thread", ("thread", "sync"))
 JOB_TIMEOUT = env_number("JOB_TIMEOUT", 600, minimum=10, integer=True)
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "logins": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                "KEY_PREFIX": "crawlweb"} if REDIS_URL else
+               {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "logins"}),
+}
 RQ_QUEUES = {
     name: {"URL": REDIS_URL or "redis://127.0.0.1:6379/0", "DEFAULT_TIMEOUT": JOB_TIMEOUT}
     for name in ("crawl", "score", "train")
@@ -110,7 +144,21 @@ CRAWLER_IDLE_FINISH_SECONDS = env_number("CRAWLER_IDLE_FINISH_SECONDS", 120.0, m
 CRAWLER_ROBOTS_CACHE_SECONDS = env_number("CRAWLER_ROBOTS_CACHE_SECONDS", 86400, minimum=0, integer=True)
 CRAWLER_TEXT_WINDOW_WORDS = env_number("CRAWLER_TEXT_WINDOW_WORDS", 10, minimum=0, maximum=100, integer=True)
 CRAWLER_WARC = env_bool("CRAWLER_WARC", True)
+# A followed crawl, experiment or scoring pass not on a terminal writes a plain progress line this often.
+PROGRESS_LINE_SECONDS = env_number("PROGRESS_LINE_SECONDS", 10.0, minimum=0.1, maximum=3600)
+# Targets a crawl takes from one host's sitemaps (the sitemaps themselves included): the parser
+# reads at most 2,000 entries per file, an index may name many files.
+CRAWLER_SITEMAP_MAX_URLS = env_number("CRAWLER_SITEMAP_MAX_URLS", 2000, minimum=0, maximum=50000, integer=True)
 WARC_DIR = Path(env_str("WARC_DIR", str(VAR_DIR / "warc")))
+# The built real development web (scripts/build_realweb.py); it is never inside the repository.
+SHARED_DATA_DIR = Path(env_str("SHARED_DATA_DIR", str(BASE_DIR.parent / "shared" / "data")))
+REAL_WEB_DIR = Path(env_str("REAL_WEB_DIR", str(SHARED_DATA_DIR / "real-web")))
+
+# --- Retraining from judgments (training app). 0 = no training every N judgments (closing an
+# evaluation and the button still train).
+TRAIN_EVERY_JUDGMENTS = env_number("TRAIN_EVERY_JUDGMENTS", 0, minimum=0, integer=True)
+# Judged sites below which the detector keeps its default minimum link likelihood.
+TRAIN_MIN_SITES = env_number("TRAIN_MIN_SITES", 20, minimum=2, integer=True)
 
 LOGGING = {
     "version": 1,
@@ -139,6 +187,7 @@ _PAIRS_READERS = {
     "PAIRS_LOWERED_THRESHOLD": lambda name: env_number(name, 0.03, minimum=0, maximum=1),
     "PAIRS_DEEP_TOP_N": lambda name: env_number(name, 10, minimum=0, integer=True),
     "PAIRS_DEEP_CHECKS": lambda name: env_bool(name, True),
+    "PAIRS_DEEP_CONVENTIONS": lambda name: env_bool(name, True),
     "PAIRS_FILTER_TOP_N": lambda name: env_number(name, 30, minimum=1, integer=True),
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
     "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),

@@ -4,7 +4,12 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
+    path("jobs/", include("crawlweb.dashboard.job_urls")),
     path("frontier/", include("frontier.urls")),
     path("pairs/", include("evaluation.urls")),
+    path("labeling/", include("labeling.urls")),
+    path("labeling/", include("labeling.report_urls")),
+    path("training/", include("training.urls")),
+    path("crawls/<int:pk>/exports/", include("crawlweb.exports.urls")),
     path("", include("crawlweb.dashboard.urls")),
 ]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from frontier.models import LayerPlacement, Target
+from frontier.models import LayerPlacement, SiteVerdict, Target
 
 
 class PlacementInline(admin.TabularInline):
@@ -24,6 +24,17 @@ class TargetAdmin(admin.ModelAdmin):
 @admin.register(LayerPlacement)
 class LayerPlacementAdmin(admin.ModelAdmin):
     list_display = ("target", "module", "layer_id", "rule", "rank")
-    list_filter = ("module", "layer_id", "rule")
+    # By crawl and Target state: the dashboard's layer counts link here.
+    list_filter = ("target__crawl", "target__state", "module", "layer_id", "rule")
     search_fields = ("target__url",)
     raw_id_fields = ("target",)
+
+
+@admin.register(SiteVerdict)
+class SiteVerdictAdmin(admin.ModelAdmin):
+    """The verdicts a crawl stored per site, with the evidence behind each (what the dashboard links to)."""
+    list_display = ("site", "crawl", "bilingual", "pages_downloaded", "pages_fetched_at_decision", "decided_at")
+    list_filter = ("crawl", "bilingual")
+    search_fields = ("site__name",)
+    raw_id_fields = ("crawl", "site", "page")
+    readonly_fields = ("decided_at",)

@@ -5,7 +5,8 @@ pages behind the best links are language-identified (Barbosa et al. 2011, Sec. 2
 are real requests to the site, so they are fetched like any page of the crawl
 (``crawlweb.services.polite_fetch``): robots.txt and the host's politeness clock obeyed, the page
 stored (a URL the crawl already fetched is not fetched again) and counted in the crawl's page
-budget. Once the budget is spent the detector decides from what it has. ``pages_downloaded`` on
+budget. Once the budget is spent the detector decides from what it has. Each page's language is
+read after its site's languages are settled (``settled_language``), as pairing reads them. ``pages_downloaded`` on
 the verdict counts the requests made for the decision.
 
 When the site is bilingual and the strategy is a back/forward crawl, the backlinks of the page
@@ -22,16 +23,19 @@ from crawlweb.crawler.urls import registrable_domain
 from crawlweb.models import Crawl, Page
 from crawlweb.services.followups import run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
+from crawlweb.services.site_language import settle_site_languages
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
 from frontier.classifiers.link_features import LinkContext
-from frontier.classifiers.link_predictor import default_link_predictor
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
+from training.promoted import detector_min_likelihood, link_predictor
 
 log = logging.getLogger(__name__)
-DETECTOR_LINK_KINDS = ("a", "area", "alternate")
+# Switches real sites draw without <a href> count too: event handlers and choosers ("onclick"),
+# a script's navigation or path literals ("script"), a meta refresh of a language gateway.
+DETECTOR_LINK_KINDS = ("a", "area", "alternate", "onclick", "script", "refresh")
 TOP_LINK_SCORES = 10
 
 
@@ -43,7 +47,7 @@ class RecordingPredictor:
 
     def predict_proba(self, links):
         scores = self.predictor.predict_proba(links)
-        self.scores = [(link.url, float(s)) for link, s in zip(links, scores)]
+        self.scores += [(link.url, float(s)) for link, s in zip(links, scores)]  # the input page's, then read pages''
         return scores
 
 
@@ -55,6 +59,15 @@ def link_contexts(page: Page) -> list[LinkContext]:
             for link in page.links.filter(kind__in=DETECTOR_LINK_KINDS).order_by("id")]
 
 
+def settled_language(crawl_id: int, page: Page) -> str | None:
+    """The page's language once its site's variety is decided (crawlweb.services.site_language),
+    read before the detector counts it: on a Serbian site a Serbian page whose text alone looked
+    Bosnian or Croatian is Serbian, and on a Croatian site a page that looked Serbian is not."""
+    settle_site_languages(crawl_id, page.site_id)
+    page.refresh_from_db(fields=["language", "script"])
+    return page.language or None
+
+
 class DetectorFetches:
     """fetch_language(url) for the detector: the page's language, fetched on the crawl's account."""
 
@@ -63,11 +76,16 @@ class DetectorFetches:
         self.depth = (Target.objects.filter(crawl=crawl, page=page).values_list("depth", flat=True).first() or 0) + 1
         self.fetches: dict[str, PoliteFetch] = {}
 
+    def links_of(self, url: str) -> list[LinkContext]:
+        """The links of a page the detector read (a gateway's target, a switch's other side)."""
+        fetched = self.fetches.get(url)
+        return link_contexts(fetched.page) if fetched is not None and fetched.page is not None else []
+
     def __call__(self, url: str) -> str | None:
         fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
                                   depth=self.depth)
         self.fetches[url] = fetched
-        return (fetched.page.language or None) if fetched.page is not None else None
+        return settled_language(self.crawl.pk, fetched.page) if fetched.page is not None else None
 
     @property
     def downloaded(self) -> int:
@@ -101,17 +119,20 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
         return None
     crawl = page.crawl
     strategy = strategy_for(crawl)
-    predictor = RecordingPredictor(default_link_predictor())
+    predictor = RecordingPredictor(link_predictor())  # the promoted Link Predictor, else the shipped one
+    min_likelihood = detector_min_likelihood(crawl.config, strategy.settings.min_likelihood)
     fetches = DetectorFetches(crawl, page)
+    page_language = settled_language(crawl.pk, page)
     verdict = detect_bilingual(
-        page.final_url or page.url, page.language or None, link_contexts(page), predictor,
-        fetches, min_likelihood=strategy.settings.min_likelihood,
-        pair=(crawl.source_language, crawl.target_language), max_fetches=strategy.settings.max_fetches)
+        page.final_url or page.url, page_language, link_contexts(page), predictor,
+        fetches, min_likelihood=min_likelihood,
+        pair=(crawl.source_language, crawl.target_language), max_fetches=strategy.settings.max_fetches,
+        follow=fetches.links_of)
     best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
-    evidence = {"page": page.final_url or page.url, "page_language": page.language,
+    evidence = {"page": page.final_url or page.url, "page_language": page_language,
                 "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
                 "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
-                "candidates": verdict.candidates, "min_likelihood": strategy.settings.min_likelihood}
+                "candidates": verdict.candidates, "min_likelihood": min_likelihood}
     if fetches.budget_spent:
         evidence["budget_spent"] = True  # decided without the pages the budget had no room for
     crawl.refresh_from_db(fields=["pages_fetched"])

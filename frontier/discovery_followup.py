@@ -1,14 +1,20 @@
-"""Follow-up after each crawl step (registered in crawlweb.services.followups.FOLLOWUPS):
-- the BS Detector job for every site whose first HTML page was just stored;
-- for COBFC, a `train` job when the crawl has fetched another ``learning_interval`` pages.
+"""Follow-ups of discovery (registered in crawlweb.services.followups):
+- after each crawl step: the BS Detector job for every site whose first HTML page was just
+  stored; for COBFC, a `train` job when the crawl has fetched another ``learning_interval`` pages;
+- when the frontier runs dry: a back/forward crawl refills it (frontier.strategies.refill);
+- when the crawl finishes: every site gets its combined verdict (frontier.site_verdicts).
 """
 from __future__ import annotations
 
+import logging
+
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl, Page
+from crawlweb.services.followups import StepResult, run_batch_followups
 from frontier.models import ClassifierModel, SiteVerdict
 from frontier.strategies import strategy_for
 
+log = logging.getLogger(__name__)
 _train_enqueued: set[tuple[int, int]] = set()  # (crawl, iteration) asked for by this process
 
 
@@ -49,3 +55,24 @@ def enqueue_learning(crawl, strategy) -> bool:
     _train_enqueued.add((crawl.pk, iteration))
     enqueue(train, crawl.pk, iteration, queue_name="train")
     return True
+
+
+def when_dry(crawl) -> int:
+    """A back/forward crawl with budget left refills its frontier rather than finish (refill.py)."""
+    if not strategy_for(crawl).back_and_forth:
+        return 0
+    from frontier.strategies.refill import refill
+
+    stage, new_ids = refill(crawl)
+    if new_ids:
+        log.info("crawl %s: queues dry, %s added %d Targets", crawl.pk, stage, len(new_ids))
+        run_batch_followups(crawl, StepResult(crawl.pk, new_target_ids=new_ids))  # placement of the new Targets
+    return len(new_ids)
+
+
+def after_finish(crawl) -> None:
+    """Every site of the finished crawl gets its combined verdict, queued behind the pairs' last pass
+    (evaluation.followup.after_finish runs first), so the kept pairs are there to read."""
+    from frontier.site_verdicts import combine_site_verdicts
+
+    enqueue(combine_site_verdicts, crawl.pk, queue_name="score")

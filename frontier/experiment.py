@@ -9,8 +9,10 @@ from __future__ import annotations
 import csv
 import os
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, ContextManager
 
 from django.conf import settings
 
@@ -63,14 +65,17 @@ def wait_for(crawl: Crawl, timeout: float) -> None:
 
 
 def run_strategy(strategy: str, seeds: list[str], budget: int, config: dict, *, bilingual_hosts: dict[str, str] | None = None,
-                 name: str = "experiment", timeout: float = 600.0) -> Run:
+                 name: str = "experiment", timeout: float = 600.0,
+                 watch: Callable[[Crawl], ContextManager] | None = None) -> Run:
+    """``watch(crawl)``, when given, is a context that shows the crawl's progress while it runs."""
     started = time.monotonic()
     seed_list = SeedList.objects.create(name=f"{name} {strategy} {SeedList.objects.count() + 1}")
     seed_list.seeds.bulk_create([seed_list.seeds.model(seed_list=seed_list, url=url) for url in seeds])
     crawl = Crawl.objects.create(name=f"{name}: {strategy}", seed_list=seed_list, strategy=strategy,
                                  page_budget=budget, config=config, follow_out_of_site=True)
-    start_crawl(crawl)
-    wait_for(crawl, timeout)
+    with watch(crawl) if watch else nullcontext():
+        start_crawl(crawl)
+        wait_for(crawl, timeout)
     crawl.refresh_from_db()
     verdicts = SiteVerdict.objects.filter(crawl=crawl)
     found = list(verdicts.filter(bilingual=True).values_list("site__name", flat=True))

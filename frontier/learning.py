@@ -24,6 +24,7 @@ from crawlweb.models import Crawl, Link, Site
 from frontier.classifiers.link_classifier import (
     LinkClassifier,
     LinkNeighborhood,
+    ModelBytesError,
     layer_for_probability,
 )
 from frontier.models import ClassifierModel, LayerPlacement, SiteVerdict, Target
@@ -31,7 +32,9 @@ from frontier.strategies.settings import DiscoverySettings
 
 log = logging.getLogger(__name__)
 MODULE = "NB"  # LayerPlacement.module of the link classifiers
-_loaded: dict[int, LinkClassifier] = {}
+# (row id, created_at) -> the model, or None when its data was refused. The time is part of the key because
+# an id can come back after a rollback (SQLite reuses it), and a refused row must not hide its successor.
+_loaded: dict[tuple, LinkClassifier | None] = {}
 
 
 def neighborhood(candidate) -> LinkNeighborhood:
@@ -56,14 +59,19 @@ class ClassifierSet:
         models = {}
         for kind in ClassifierModel.Kind.values:
             row = (ClassifierModel.objects.filter(crawl=crawl, kind=kind).order_by("-version")
-                   .values_list("id", flat=True).first())
+                   .values_list("id", "created_at").first())
             if row is None:
                 continue
-            if row not in _loaded:  # unpickle each stored model once per process, not once per page
+            if row not in _loaded:  # load each stored model once per process, not once per page
                 if len(_loaded) > 64:
                     _loaded.clear()
-                _loaded[row] = LinkClassifier.from_bytes(ClassifierModel.objects.get(pk=row).bytes)
-            models[kind] = _loaded[row]
+                try:
+                    _loaded[row] = LinkClassifier.from_bytes(ClassifierModel.objects.get(pk=row[0]).bytes)
+                except ModelBytesError as exc:  # e.g. a pickle stored by an older version: never loaded
+                    log.error("crawl %s: %s classifier #%s refused: %s", crawl.pk, kind, row[0], exc)
+                    _loaded[row] = None  # said once; the queue goes on without it until the next one is trained
+            if _loaded[row] is not None:
+                models[kind] = _loaded[row]
         return cls(models, settings)
 
     def priorities(self, kind: str, candidates) -> list[float]:

@@ -4,6 +4,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from crawlweb.ids import query_ids
 from crawlweb.models import Crawl
 from frontier.harvest import chart_for
 from frontier.layers.base import LAYER_NAMES
@@ -41,7 +42,7 @@ def layer_targets(request, pk, module, layer):
 @staff_member_required
 def harvest(request):
     """Bilingual sites found vs pages fetched of the crawls named by ``?crawl=ID`` (repeatable)."""
-    chosen = {int(v) for v in request.GET.getlist("crawl") if v.isdigit()}
+    chosen = set(query_ids(request.GET, "crawl"))
     crawls = list(Crawl.objects.filter(pk__in=chosen).order_by("pk"))
     chart = chart_for(crawls)
     totals = [{"crawl": c, "found": s.found, "per_hundred": 100 * s.found / c.pages_fetched if c.pages_fetched else 0}

@@ -5,11 +5,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Under `set -e` a false `[ … ]` ends the script inside the "$(…)" of an assignment, and fails it as
+# the last statement; only in the middle of an `&&` list is it harmless. So: plain ifs throughout.
 with_test=0
-[ "${1:-}" = "--test" ] && with_test=1
+case "${1:-}" in
+    "") ;;
+    --test) with_test=1 ;;
+    *) echo "usage: scripts/install.sh [--test]   (unknown argument: $1)" >&2; exit 2 ;;
+esac
 
 apt_packages=(libhunspell-dev hunspell-sr hunspell-en-us g++ python3-venv)
-[ "$with_test" = 1 ] && apt_packages+=(chromium)
+if [ "$with_test" = 1 ]; then apt_packages+=(chromium); fi
 
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -18,7 +24,7 @@ done
 if [ "${#missing[@]}" -gt 0 ]; then
     echo "installing Debian packages: ${missing[*]}"
     sudo_cmd=""
-    [ "$(id -u)" != 0 ] && sudo_cmd="sudo"
+    if [ "$(id -u)" != 0 ]; then sudo_cmd="sudo"; fi
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
@@ -34,14 +40,17 @@ if [ ! -x .venv/bin/python ]; then
     "$python_bin" -m venv .venv
 fi
 
-stamp=".venv/.installed$([ "$with_test" = 1 ] && echo -test)"
+# One stamp per install kind: the test tools' install includes the plain one.
+stamp=".venv/.installed"
+extras=""
+if [ "$with_test" = 1 ]; then stamp=".venv/.installed-test"; extras="[test]"; fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    echo "installing the project into .venv${extras:+ with test tools}"
     .venv/bin/pip install -q --upgrade pip
-    extras=""
-    [ "$with_test" = 1 ] && extras="[test]"
     .venv/bin/pip install -q -e ".${extras}"
     touch "$stamp"
+    if [ "$with_test" = 1 ]; then touch .venv/.installed; fi
 fi
 # Bytecode for the project's own modules (an editable install leaves them uncompiled), so that a
 # worker starts without compiling them even where PYTHONDONTWRITEBYTECODE is set.
-.venv/bin/python -m compileall -q crawlweb frontier evaluation >/dev/null
+.venv/bin/python -m compileall -q crawlweb frontier evaluation labeling training >/dev/null

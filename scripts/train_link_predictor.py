@@ -1,7 +1,7 @@
 """Rebuild the shipped Link Predictor and report its leave-one-site-out quality.
 
     .venv/bin/python scripts/train_link_predictor.py [--data /work/shared/data/real-sites]
-        [--out frontier/classifiers/data/link_predictor.joblib] [--seed 0] [--no-save]
+        [--out frontier/classifiers/data/link_predictor.json] [--seed 0] [--no-save]
 
 Deterministic for a given seed. Prints precision/recall/F1 of the predictor on held-out real sites
 per minimum likelihood 0, 0.1, ... 0.9 (Barbosa et al. 2011, Table 1), pooled and per site.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from frontier.classifiers.link_predictor import DEFAULT_MODEL_PATH  # noqa: E402
+from frontier.classifiers.shipped_link_predictor import DEFAULT_MODEL_PATH, save_link_model  # noqa: E402
 from frontier.classifiers.predictor_training import (  # noqa: E402
     detector_on_real_sites,
     leave_one_site_out,
@@ -22,6 +22,7 @@ from frontier.classifiers.predictor_training import (  # noqa: E402
     train_shipped_model,
 )
 from frontier.classifiers.real_sites import DEFAULT_ROOT  # noqa: E402
+from training.learn.link_model import LinkModel  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_save:
         model = train_shipped_model(args.data, seed=args.seed)
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        model.save(args.out)
+        save_link_model(LinkModel.from_predictor(model), args.out)  # as data (JSON), never pickled
         print(f"\nsaved {args.out} ({args.out.stat().st_size} bytes, {model.meta['n_train']} training links)")
     return 0
 

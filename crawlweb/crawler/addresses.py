@@ -7,8 +7,9 @@ Policies:
   "loopback" also allow 127.0.0.0/8 and ::1 (tests and the demo serve the test web on 127.0.0.1);
   "private"  allow everything.
 A host name is resolved and EVERY address it resolves to must pass, so a name with one public and one
-private address is refused. Known gap: the HTTP library resolves the name again when it connects, so a
-DNS answer that changes in between (DNS rebinding) is not caught here.
+private address is refused. The crawler's connections (crawler/pinned.py) resolve through
+allowed_addresses() and connect to the very addresses it checked, so a DNS answer that changes between
+the check and the connection (DNS rebinding) cannot reach a refused address.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import ipaddress
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 POLICIES = ("public", "loopback", "private")
 KIND_PRIVATE = "private_address"
@@ -23,6 +25,7 @@ KIND_DNS = "dns"  # the name does not exist
 KIND_DNS_TEMPORARY = "dns_temporary"  # the resolver failed for now (EAI_AGAIN): worth retrying
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Resolver = Callable[[str], list[IPAddress]]  # host name -> its addresses; raises socket.gaierror
 
 
 class AddressRefused(Exception):
@@ -97,33 +100,49 @@ def _resolve(host: str) -> list[IPAddress]:
     return addresses
 
 
-def check_address_allowed(host: str, policy: str = "public", *, proxied: bool = False) -> None:
+def check_address_allowed(host: str, policy: str = "public", *, proxied: bool = False,
+                          resolver: Resolver | None = None) -> None:
     """Raise AddressRefused when host (name or IP literal) may not be fetched under policy."""
     if policy not in POLICIES:
         raise ValueError(f"unknown address policy {policy!r}; expected one of {', '.join(POLICIES)}")
+    if policy == "private" and _literal(host) is None:
+        return  # everything is allowed: no need to resolve
+    try:
+        allowed_addresses(host, policy, resolver)
+    except AddressRefused as exc:
+        if proxied and exc.kind != KIND_PRIVATE:
+            return  # the proxy resolves the name; we cannot see what it will connect to
+        raise
+
+
+def _literal(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def allowed_addresses(host: str, policy: str, resolver: Resolver | None = None) -> list[IPAddress]:
+    """The addresses of host, resolved once and each checked against policy; raise AddressRefused when
+    the name does not resolve or any of its addresses is refused. A connection must go to one of these."""
     if not host:
         raise AddressRefused("empty host name", KIND_DNS)
-    literal = host.strip("[]")
-    try:
-        ip = ipaddress.ip_address(literal.split("%", 1)[0])
-    except ValueError:
-        ip = None
+    ip = _literal(host)
     if ip is not None:
         reason = address_refusal(ip, policy)
         if reason:
             raise AddressRefused(reason)
-        return
-    if policy == "private":
-        return  # everything is allowed: no need to resolve
+        return [ip]
     try:
-        addresses = _resolve(host)
+        addresses = [ipaddress.ip_address(a) if isinstance(a, str) else a for a in (resolver or _resolve)(host)]
     except (socket.gaierror, UnicodeError) as exc:
-        if proxied:
-            return  # the proxy resolves the name; we cannot see what it will connect to
         temporary = isinstance(exc, socket.gaierror) and exc.errno == socket.EAI_AGAIN
         raise AddressRefused(f"cannot resolve {host!r}: {exc}",
                              KIND_DNS_TEMPORARY if temporary else KIND_DNS) from None
+    if not addresses:
+        raise AddressRefused(f"cannot resolve {host!r}: no addresses", KIND_DNS)
     for ip in addresses:
         reason = address_refusal(ip, policy)
         if reason:
             raise AddressRefused(f"{host} resolves to {reason}")
+    return addresses

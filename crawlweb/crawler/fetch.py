@@ -18,11 +18,11 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
-from requests.adapters import HTTPAdapter
 from requests.cookies import RequestsCookieJar, extract_cookies_to_jar
 from requests.utils import get_environ_proxies, select_proxy
 
-from .addresses import KIND_DNS_TEMPORARY, POLICIES, AddressRefused, check_address_allowed
+from .addresses import KIND_DNS_TEMPORARY, POLICIES, AddressRefused, Resolver, check_address_allowed
+from .pinned import PinnedAdapter
 
 # Error kinds (FetchResult.error_kind); ROBOTS and EXCLUDED are set by the caller, not by the Fetcher.
 TIMEOUT = "timeout"
@@ -161,6 +161,7 @@ class Fetcher:
         address_policy: str = "public",
         pool_size: int = 32,
         total_timeout: float = 60.0,
+        resolver: Resolver | None = None,
     ):
         if not user_agent or not user_agent.strip():
             raise ValueError("a crawler must identify itself: user_agent is empty")
@@ -172,6 +173,7 @@ class Fetcher:
         self.max_bytes = max_bytes
         self.max_redirects = max_redirects
         self.address_policy = address_policy
+        self.resolver = resolver  # None: the system's, cached (addresses._resolve)
         self.session = requests.Session()
         # HTTP_PROXY / HTTPS_PROXY / NO_PROXY are honoured by proxies_for(), which reads them once
         # per host: requests' own reading (trust_env) scans the whole environment on every request.
@@ -182,7 +184,9 @@ class Fetcher:
         self._proxies: dict[tuple, dict[str, str]] = {}
         # What trust_env would also have read: a CA bundle named in the environment.
         self.session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
-        adapter = HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size, max_retries=0)
+        # Direct connections go to the addresses the policy checked, resolved once (crawler/pinned.py).
+        adapter = PinnedAdapter(address_policy, resolver, pool_connections=pool_size, pool_maxsize=pool_size,
+                                max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
         # Cookies are kept per fetch (across its redirect hops) but never shared between fetches or threads:
@@ -296,7 +300,7 @@ class Fetcher:
             result.error_kind, result.error = INVALID_URL, f"cannot fetch {url!r}: not an http(s) URL with a host"
             return False
         try:
-            check_address_allowed(host, self.address_policy, proxied=self.is_proxied(url))
+            check_address_allowed(host, self.address_policy, proxied=self.is_proxied(url), resolver=self.resolver)
         except AddressRefused as exc:
             result.error_kind, result.error = exc.kind, exc.reason
             return False
@@ -307,6 +311,9 @@ class Fetcher:
         try:
             resp = self.session.request(method, url, headers=extra_headers, cookies=jar, timeout=self.timeout,
                                         allow_redirects=False, stream=True, proxies=self.proxies_for(url))
+        except AddressRefused as exc:  # raised by the pinned connection: its own resolution was refused
+            result.error_kind, result.error = exc.kind, exc.reason
+            return None, None
         except Exception as exc:  # requests wraps everything transport-level; map it to an error kind
             result.error_kind, result.error = _classify_exception(exc), f"{type(exc).__name__}: {exc}"
             return None, None

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
+from .paramlinks import param_links
+from .scriptlinks import MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, script_links
 from .urls import resolve_link
 
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg", "math", "object",
@@ -23,11 +25,6 @@ BLOCK_TAGS = frozenset("""
     figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html legend li main menu nav ol p pre
     section summary table tbody td tfoot th thead tr ul button
 """.split())
-_ONCLICK_TARGET = re.compile(
-    r"""(?:(?:window|document|top|self|parent)\s*\.\s*)?location(?:\s*\.\s*href)?\s*=\s*(['"])(.+?)\1"""
-    r"""|location\s*\.\s*(?:assign|replace)\s*\(\s*(['"])(.+?)\3\s*\)"""
-    r"""|window\s*\.\s*open\s*\(\s*(['"])(.+?)\5""",
-    re.IGNORECASE)
 _REFRESH_URL = re.compile(r"""url\s*=\s*['"]?([^'";]+)""", re.IGNORECASE)
 _TEXT_URL = re.compile(r"""\b(?:https?://|www\.)[^\s<>"'`{}|\\^\[\]]+""", re.IGNORECASE)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
@@ -36,7 +33,11 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 @dataclass
 class ParsedLink:
     url: str  # absolute, as linked (fragment kept)
-    kind: str  # "a", "area", "alternate", "canonical", "frame", "onclick", "refresh"
+    # "a", "area", "alternate", "canonical", "frame", "refresh"; "onclick": a click target written in the
+    # markup (an event handler's navigation, a <select> chooser's options, data-href); "script": a
+    # speculative link read from an inline script (crawler.scriptlinks), same site only; "param": a
+    # speculative link to a page named in another link's query (crawler.paramlinks), same site only
+    kind: str
     anchor_text: str = ""
     text_before: str = ""
     text_after: str = ""
@@ -56,6 +57,7 @@ class ParsedPage:
     meta_keywords: list[str] = field(default_factory=list)
     meta_description: str = ""
     lang: str = ""  # <html lang> (or xml:lang, or Content-Language meta), lower-case, as declared
+    og_locale: str = ""  # <meta property="og:locale">, lower-case, as declared
     text: str = ""
     canonical_url: str | None = None
     links: list[ParsedLink] = field(default_factory=list)
@@ -79,6 +81,13 @@ class _Walker:
         self.words: list[str] = []
         self.links: list[tuple[ParsedLink, int, int]] = []  # link, first word index, end word index
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
+        self.scripts: list[str] = []  # inline script code, read for speculative links
+        self.script_chars = 0
+
+    def add_script(self, code: str | None) -> None:
+        if code and self.script_chars < MAX_SCRIPT_CHARS:
+            self.scripts.append(code)
+            self.script_chars += len(code)
 
     def add_text(self, text: str | None) -> None:
         if not text:
@@ -116,15 +125,38 @@ class _Walker:
                 link.img_src = src or ""
 
 
-def _onclick_targets(el, base_url: str) -> list[str]:
-    code = el.get("onclick") or ""
+_EVENT_ATTRIBUTES = ("onclick", "onchange", "onmousedown", "onmouseup", "ontouchstart", "onkeypress")
+_DATA_TARGETS = ("data-href", "data-url", "data-link", "data-target-url")
+_READS_OWN_VALUE = ("this.value", "options[", "selectedindex", ".value")
+
+
+def _click_targets(el, base_url: str) -> list[str]:
+    """Pages an element's event handlers or data-href attributes lead to (explicit, any site)."""
     targets = []
-    for m in _ONCLICK_TARGET.finditer(code):
-        raw = m.group(2) or m.group(4) or m.group(6)
-        url = resolve_link(base_url, raw)
+    for name in _EVENT_ATTRIBUTES:
+        code = el.get(name)
+        if code:
+            targets += [link.url for link in navigation_targets(code, base_url, codes=[], same_site_only=False)]
+    for name in _DATA_TARGETS:
+        url = resolve_link(base_url, el.get(name))
         if url:
             targets.append(url)
-    return targets
+    return list(dict.fromkeys(targets))
+
+
+def _chooser_options(el, base_url: str) -> list[ParsedLink]:
+    """``<select onchange="location = this.value">``: every option is a link, its text the anchor."""
+    code = (el.get("onchange") or "").lower()
+    if "location" not in code and "window.open" not in code or not any(m in code for m in _READS_OWN_VALUE):
+        return []
+    links = []
+    for option in el.iter("option"):
+        url = resolve_link(base_url, option.get("value"))
+        if url:
+            links.append(ParsedLink(url=url, kind="onclick", anchor_text=_norm(option.text_content()),
+                                    hreflang=(_attr(option, "lang") or _attr(option, "data-lang")).lower(),
+                                    title=_norm(_attr(option, "title"))))
+    return links
 
 
 def _parse_tree(html: str):
@@ -162,6 +194,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
             page.meta_description = _norm(content)
         elif name == "content-language" and not page.lang:
             page.lang = content.split(",", 1)[0].strip().lower()
+        elif not name and _attr(meta, "property").lower() == "og:locale" and not page.og_locale:
+            page.og_locale = content.lower()
 
     walker = _Walker(base)
     extra: list[ParsedLink] = []  # links with no place in the text flow (<link>, frames, refresh)
@@ -196,15 +230,40 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         link.text_after = " ".join(words[end:end + window_words])
         page.links.append(link)
     page.links.extend(extra)
+    page.links.extend(_parameter_links(page.links, base_url))
+    for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS):
+        page.links.append(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang,
+                                     rel="navigation" if found.how == "navigation" else ""))
     return page
+
+
+_CARRYING_KINDS = ("a", "area", "onclick", "frame", "refresh")
+
+
+def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]:
+    """Pages named in the query of the page's links (``login.html?redirect=sfured.html``), kind "param",
+    with the carrying link's anchor and image: a guess (crawler.paramlinks), at most MAX_SCRIPT_LINKS."""
+    linked = {link.url for link in links} | {page_url}
+    found: list[ParsedLink] = []
+    for link in links:
+        if link.kind not in _CARRYING_KINDS:
+            continue
+        for url in param_links(link.url):
+            if url not in linked and len(found) < MAX_SCRIPT_LINKS:
+                linked.add(url)
+                found.append(ParsedLink(url=url, kind="param", anchor_text=link.anchor_text, title=link.title,
+                                        text_before=link.text_before, text_after=link.text_after,
+                                        img_alt=link.img_alt, img_src=link.img_src))
+    return found
 
 
 def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page: ParsedPage, base: str) -> None:
     if tag == "a":
         url = resolve_link(base, el.get("href"))
         if url:
+            hreflang = _attr(el, "hreflang") or _attr(el, "data-lang") or _attr(el, "lang")
             walker.open_link(ParsedLink(url=url, kind="a", rel=_attr(el, "rel").lower(),
-                                        hreflang=_attr(el, "hreflang").lower(), title=_norm(_attr(el, "title"))), el)
+                                        hreflang=hreflang.lower(), title=_norm(_attr(el, "title"))), el)
     elif tag == "area":
         url = resolve_link(base, el.get("href"))
         if url:
@@ -231,9 +290,14 @@ def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page:
         url = resolve_link(base, m.group(1).strip()) if m else None
         if url:
             extra.append(ParsedLink(url=url, kind="refresh"))
-    if el.get("onclick"):
-        for url in _onclick_targets(el, base):
-            walker.open_link(ParsedLink(url=url, kind="onclick", title=_norm(_attr(el, "title"))), el)
+    elif tag == "script" and not el.get("src"):
+        walker.add_script(el.text)
+    elif tag == "select":
+        extra.extend(_chooser_options(el, base))
+    if tag != "select":  # a chooser's handler reads its options, done above
+        for url in _click_targets(el, base):
+            walker.open_link(ParsedLink(url=url, kind="onclick", title=_norm(_attr(el, "title")),
+                                        hreflang=(_attr(el, "data-lang") or _attr(el, "hreflang")).lower()), el)
             if tag in ("input", "img"):  # no content: the button's value / image's alt is its text
                 link = walker.open_anchors[-1][0]
                 link.anchor_text = _norm(_attr(el, "value") or _attr(el, "alt"))

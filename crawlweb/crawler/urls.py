@@ -300,7 +300,8 @@ class UrlRules:
             if not host or not parts.scheme:
                 return "malformed URL: no scheme or host"
             ext = _BINARY_EXT_RX.search(parts.path)
-            if ext:
+            # Gzip-compressed XML is how large sites ship their sitemaps (sitemaps.py reads them).
+            if ext and not parts.path.lower().endswith(".xml.gz"):
                 return f"excluded: binary file extension .{ext.group(1).lower()}"
         if self.allow and not any(rule.matches(url, host) for rule in self.allow):
             return "not allowed"

@@ -102,6 +102,7 @@ class WarcWriter:
             if self._fh is None:
                 self._open()
             self._fh.write(records)
+            self._fh.flush()  # readers (stored copies, WARC downloads) see every finished record
             if self._fh.tell() >= self.max_file_bytes:
                 self._finish()
             return count

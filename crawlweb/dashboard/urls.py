@@ -1,11 +1,14 @@
 from django.urls import path
 
-from crawlweb.dashboard import views
+from crawlweb.dashboard import discovery_views, new_crawl, site_views, views
 
 app_name = "dashboard"
 urlpatterns = [
     path("", views.index, name="index"),
-    path("crawls/new/", views.new_crawl, name="new_crawl"),
+    path("crawls/new/", new_crawl.new_crawl, name="new_crawl"),
     path("crawls/<int:pk>/", views.crawl_detail, name="crawl"),
+    path("crawls/<int:pk>/discovery/", discovery_views.discovery_panel, name="crawl_discovery"),
+    path("crawls/<int:pk>/sites/<int:site_id>/", site_views.site_detail, name="crawl_site"),
+    path("crawls/<int:pk>/summary.json", discovery_views.summary_json, name="crawl_summary"),
     path("crawls/<int:pk>/<str:action>/", views.crawl_action, name="crawl_action"),
 ]

@@ -1,11 +1,13 @@
-from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from crawlweb.dashboard.discovery_views import discovery_context
+from crawlweb.dashboard.live import live_counters
+from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_counters
-from crawlweb.models import Crawl, Page, SeedList
+from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
 ACTIONS = {
@@ -15,12 +17,6 @@ ACTIONS = {
     "reharvest": crawl_control.reharvest_crawl,
     "start": crawl_control.start_crawl,
 }
-
-
-class NewCrawlForm(forms.ModelForm):
-    class Meta:
-        model = Crawl
-        fields = ["name", "seed_list", "page_budget", "follow_out_of_site", "parallel_steps"]
 
 
 def _partial(request, template: str, partial: str, context: dict):
@@ -34,28 +30,16 @@ def _partial(request, template: str, partial: str, context: dict):
 @staff_member_required
 def index(request):
     crawls = [(crawl, crawl_counters(crawl)) for crawl in Crawl.objects.all()[:50]]
-    context = {"crawls": crawls, "form": NewCrawlForm(), "seed_lists": SeedList.objects.exists()}
+    context = {"crawls": crawls, **form_context(filled_form(request.GET))}
     return _partial(request, "dashboard/index.html", "dashboard/_crawl_table.html", context)
-
-
-@staff_member_required
-@require_POST
-def new_crawl(request):
-    form = NewCrawlForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, f"Crawl not created: {form.errors.as_text()}")
-        return redirect("dashboard:index")
-    crawl = form.save()
-    crawl_control.start_crawl(crawl)
-    messages.success(request, f"Crawl {crawl} started.")
-    return redirect("dashboard:crawl", pk=crawl.pk)
 
 
 @staff_member_required
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
-    context = {"crawl": crawl, "counters": crawl_counters(crawl),
-               "recent_pages": Page.objects.filter(crawl=crawl).order_by("-id")[:20]}
+    context = {"crawl": crawl, "live": live_counters(crawl)}
+    if not request.headers.get("HX-Request"):  # the polled partial needs only the live counters
+        context.update(discovery_context(crawl), recent_pages=Page.objects.filter(crawl=crawl).order_by("-id")[:20])
     return _partial(request, "dashboard/crawl.html", "dashboard/_crawl_status.html", context)
 
 

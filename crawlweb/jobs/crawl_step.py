@@ -15,7 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from django.conf import settings
 from rq import get_current_job
 from django.db import OperationalError
-from django.db.models import Count, Q, Subquery
+from django.db.models import Count, Max, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -23,17 +23,20 @@ from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.followups import StepResult, run_batch_followups, run_finish_followups, run_step_followups
+from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
+                                        run_step_followups)
 from crawlweb.services.leasing import Lease, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from frontier.models import Target
+from frontier.strategies import strategy_for
 
 log = logging.getLogger(__name__)
 # How long an idle step waits for a host's politeness clock before handing over to the next job.
 MAX_IDLE_WAIT_S = 1.0
+BACK_FORWARD_QUIET_S = 30.0  # see _detector_may_add_targets
 # How long the first page back waits for others to be stored with it (see _come_back).
 STORE_PATIENCE_S = 0.2
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -94,16 +97,25 @@ def _step(crawl: Crawl) -> int:
     frees up. A host is thus free again as soon as its page is stored, not when the slowest page
     of its batch is: on a crawl of few hosts every host was otherwise held by the batch in hand."""
     config = CrawlConfig.for_crawl(crawl)
-    if crawl.budget_left <= 0:
-        _finish(crawl)
+    reason = end_reason(crawl)
+    if reason:
+        _finish(crawl, reason)
         return 0
     under_way = _lease_and_fetch(crawl, config, settings.CRAWLER_BATCH_SIZE)
     if not under_way:
         wait_s = next_lease_in(crawl)
-        if wait_s is None or wait_s > settings.CRAWLER_IDLE_FINISH_SECONDS:
+        dry = wait_s is None or wait_s > settings.CRAWLER_IDLE_FINISH_SECONDS
+        if dry and run_dry_followups(crawl):
+            enqueue(crawl_step, crawl.pk)  # the strategy found more to fetch (frontier.strategies.refill)
+            return 0
+        if dry and _detector_may_add_targets(crawl):
+            time.sleep(MAX_IDLE_WAIT_S)
+            enqueue(crawl_step, crawl.pk)
+            return 0
+        if dry:
             # Nothing left, or only Targets postponed far ahead (retries, an unreachable
             # robots.txt): finish now; starting the crawl again picks them up when due.
-            _finish(crawl)
+            _finish(crawl, dry_reason(wait_s))
             return 0
         time.sleep(min(max(wait_s - settings.CRAWLER_LEASE_LOOKAHEAD, 0.01), MAX_IDLE_WAIT_S))
         enqueue(crawl_step, crawl.pk)
@@ -156,6 +168,22 @@ def _step_seconds() -> float:
     return settings.CRAWLER_STEP_SECONDS
 
 
+def _detector_may_add_targets(crawl: Crawl) -> bool:
+    """A back/forward crawl's Targets come from the BS Detector's jobs, which run beside its steps
+    (queue score) and add the backlinks of each site they find bilingual. With nothing to lease, such a
+    crawl finishes only once it has been quiet (no Target added or fetched) for BACK_FORWARD_QUIET_S
+    (or CRAWLER_IDLE_FINISH_SECONDS when shorter): a detector job stores a Target for every page it
+    reads, so half a minute of quiet means none is at work. Finishing at the first empty lease ended the demo's crawl of the test
+    web after 17 of its 220 pages, its detector jobs still running. Synchronous jobs run between
+    steps, so there nothing can be pending."""
+    if _step_seconds() == 0.0 or not strategy_for(crawl).back_and_forth:
+        return False
+    last = Target.objects.filter(crawl=crawl).aggregate(added=Max("created_at"), fetched=Max("fetched_at"))
+    latest = max((moment for moment in last.values() if moment is not None), default=None)
+    quiet_s = min(settings.CRAWLER_IDLE_FINISH_SECONDS, BACK_FORWARD_QUIET_S)
+    return latest is not None and (timezone.now() - latest).total_seconds() < quiet_s
+
+
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int) -> list[Future]:
     """Lease up to ``limit`` Targets within the budget and start their fetches; returns their
     futures (none when the crawl was paused, stopped or spent its budget meanwhile)."""
@@ -179,11 +207,13 @@ def _room(crawl: Crawl) -> int:
     unless it is running. One query: the crawl's state and counter are read afresh with the count."""
     in_flight_count = Subquery(in_flight(crawl).order_by().values("crawl_id").annotate(n=Count("pk")).values("n"))
     fresh = (Crawl.objects.filter(pk=crawl.pk).annotate(leased=Coalesce(in_flight_count, 0))
-             .values("state", "pages_fetched", "leased").first())
+             .values("state", "pages_fetched", "deadline_at", "leased").first())
     if fresh is None:
         return 0
-    crawl.state, crawl.pages_fetched = fresh["state"], fresh["pages_fetched"]
-    return crawl.budget_left - fresh["leased"] if crawl.state == Crawl.State.RUNNING else 0
+    crawl.state, crawl.pages_fetched, crawl.deadline_at = fresh["state"], fresh["pages_fetched"], fresh["deadline_at"]
+    if crawl.state != Crawl.State.RUNNING or crawl.time_is_up:
+        return 0
+    return crawl.budget_left - fresh["leased"]
 
 
 def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
@@ -205,15 +235,31 @@ def _last_modified(target: Target) -> str | None:
     return (target.page.headers.get("last-modified") if target.page_id else None) or None
 
 
-def _finish(crawl: Crawl) -> None:
-    """Mark the crawl finished once nothing is left to fetch or the budget is spent."""
+def end_reason(crawl: Crawl) -> str:
+    """Why the crawl must end now ("" when it goes on): its page budget or its time limit."""
+    if crawl.budget_left <= 0:
+        return f"page budget spent ({crawl.pages_fetched} of {crawl.page_budget} pages)"
+    if crawl.time_is_up:
+        return f"time limit reached ({crawl.time_limit_seconds} s), {crawl.pages_fetched} pages fetched"
+    return ""
+
+
+def dry_reason(wait_s: float | None) -> str:
+    if wait_s is None:
+        return "frontier empty: no Target left to fetch"
+    return (f"frontier empty: nothing due within {settings.CRAWLER_IDLE_FINISH_SECONDS:g} s "
+            "(Targets postponed for retries stay pending; starting the crawl again picks them up)")
+
+
+def _finish(crawl: Crawl, reason: str) -> None:
+    """Mark the crawl finished, saying why: nothing left to fetch, the budget spent or the time up."""
     still_leased = in_flight(crawl).exists()
     if still_leased:
         enqueue(crawl_step, crawl.pk)  # another worker is mid-fetch; look again after it
         time.sleep(MAX_IDLE_WAIT_S / 4)
         return
     finished = Crawl.objects.filter(Q(pk=crawl.pk), Q(state=Crawl.State.RUNNING)).update(
-        state=Crawl.State.FINISHED, finished_at=timezone.now())
+        state=Crawl.State.FINISHED, finished_at=timezone.now(), status_message=reason[:300])
     if finished:  # this step moved it: its follow-ups run once, here
-        log.info("crawl %s finished: %s pages", crawl.pk, Crawl.objects.get(pk=crawl.pk).pages_fetched)
+        log.info("crawl %s finished: %s", crawl.pk, reason)
         run_finish_followups(crawl)

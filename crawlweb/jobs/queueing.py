@@ -11,7 +11,9 @@ import logging
 import queue
 import threading
 import time
+import traceback
 from collections import deque
+from dataclasses import dataclass
 from typing import Callable
 
 from django.conf import settings
@@ -66,14 +68,35 @@ def _run_synchronously(func: Callable, args: tuple) -> None:
         _sync_state.backlog = None
 
 
-def _run_logged(func: Callable, args: tuple) -> None:
+def _run_logged(func: Callable, args: tuple) -> str | None:
+    """Run the job; return its traceback when it failed, else None."""
     try:
         func(*args)
     except Exception:  # a failing job must not take the worker down; the job records its own error
         log.exception("job %s%r failed", getattr(func, "__name__", func), args)
+        return traceback.format_exc()
+    return None
+
+
+def describe_call(func: Callable, args: tuple) -> str:
+    """``module.function(args)``, as RQ shows a job."""
+    return f"{func.__module__}.{getattr(func, '__name__', func)}({', '.join(map(repr, args))})"
 
 
 # --- background thread worker ------------------------------------------------------------
+@dataclass(frozen=True)
+class InProcessState:
+    """What the job health page shows of one in-process worker."""
+
+    queue_name: str
+    alive: bool
+    current_job: str | None
+    waiting: int
+    finished: int
+    failed: int
+    last_failure: str  # the last failed job's call and traceback, "" when none failed
+
+
 class InProcessWorker:
     """A daemon thread that runs one queue's jobs in order, like one RQ worker would."""
 
@@ -82,6 +105,9 @@ class InProcessWorker:
         self._jobs: queue.Queue = queue.Queue()
         self._unfinished = 0
         self._idle = threading.Condition()
+        self._current: str | None = None
+        self._finished = self._failed = 0
+        self._last_failure = ""
         self._thread = threading.Thread(target=self._loop, name=f"jobs-{queue_name}", daemon=True)
         self._thread.start()
 
@@ -98,17 +124,31 @@ class InProcessWorker:
         with self._idle:
             return self._idle.wait_for(lambda: self._unfinished == 0, timeout=timeout)
 
+    def state(self) -> InProcessState:
+        with self._idle:
+            return InProcessState(self.queue_name, self._thread.is_alive(), self._current,
+                                  self._unfinished - (self._current is not None), self._finished, self._failed,
+                                  self._last_failure)
+
     def _loop(self) -> None:
         while True:
             func, args = self._jobs.get()
             close_old_connections()
+            with self._idle:
+                self._current = describe_call(func, args)
             try:
-                _run_logged(func, args)
+                failure = _run_logged(func, args)
+                with self._idle:
+                    self._finished += failure is None
+                    if failure is not None:
+                        self._failed += 1
+                        self._last_failure = f"{self._current}\n{failure}"
             finally:
                 # This thread's connections only: an idle worker thread should hold no connection
                 # (persistent ones would outlive the job and keep a database from being dropped).
                 connections.close_all()
                 with self._idle:
+                    self._current = None
                     self._unfinished -= 1
                     self._idle.notify_all()
 
@@ -123,6 +163,13 @@ def in_process_worker(queue_name: str) -> InProcessWorker:
         if queue_name not in _workers:
             _workers[queue_name] = InProcessWorker(queue_name)
         return _workers[queue_name]
+
+
+def in_process_states() -> list[InProcessState]:
+    """The in-process workers started so far (one per queue that has had a job), by queue name."""
+    with _workers_lock:
+        workers = sorted(_workers.values(), key=lambda worker: worker.queue_name)
+    return [worker.state() for worker in workers]
 
 
 def wait_for_in_process_jobs(timeout: float = 60.0) -> bool:

@@ -166,4 +166,5 @@ def lid_scores(quick: bool = False) -> dict:
     latin = [(lab, t) for lab, t in main if lab in ("sr-Latn", "hr", "bs")]
     result["sr_latn_vs_hr_bs"] = score(latin, predict_ours)["sr_vs_hr_bs"]
     result["baseline_sr_latn_vs_hr_bs"] = score(latin, predict_baseline)["sr_vs_hr_bs"]
+    result["item_sources"] = sources  # the items themselves, for other identifiers' columns
     return result

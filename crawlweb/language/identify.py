@@ -20,8 +20,7 @@ import math
 import threading
 import unicodedata
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urlsplit
-
+from .declared import PER_PAGE_SOURCES, Declarations, page_declarations
 from .dictionaries import MissingDictionary, spell_checker
 from .markers import (
     BCMS,
@@ -30,6 +29,7 @@ from .markers import (
     function_word_counts,
     words,
 )
+from .priors import declares_family, page_priors
 from .scripts import script_profile
 from .transliterate import cyrillic_to_latin
 
@@ -44,11 +44,8 @@ MIN_TOP_SCORE = 0.1       # fastText's best guess below this, outside BCMS, mean
 FASTTEXT_BCMS = ("sr", "hr", "bs", "sh")
 FASTTEXT_NEIGHBOURS = ("sl", "sk", "cs", "pl", "mk")  # where BCMS pages are misfiled
 
-TLD_VARIETY = {"rs": "sr", "xn--90a3ac": "sr", "срб": "sr", "hr": "hr", "ba": "bs", "me": "cnr"}
-TLD_WEIGHT = 1.5          # breaks ties; two distinct marker words outweigh it
-HTML_LANG_WEIGHT = 0.5    # declarations are often wrong (copied templates)
-URL_PATH_WEIGHT = 0.5     # /sr/, ?lang=hr ...
 FASTTEXT_PRIOR_WEIGHT = 1.0
+UNCLEAR_FAMILY_MASS = 0.4  # fastText mass on BCMS and its neighbours that leaves the family open
 CYRILLIC_LANGUAGES = frozenset(
     "sr mk ru uk bg be kk ky mn tg tt ba cv ce os sah av kv udm mhr mrj myv xal tyv krc lez".split()
 )
@@ -62,7 +59,7 @@ NON_LATIN_LANGUAGES = CYRILLIC_LANGUAGES - {"sr"} | frozenset(
 DICTIONARY_FOR = {"en": "en", "sr": "sr", "hr": "sr", "bs": "sr", "cnr": "sr"}  # sr_Latn_RS accepts hr/bs forms
 MIN_KNOWN_SHARE = 0.3
 DICTIONARY_SAMPLE = 200   # tokens checked
-LANG_ALIASES = {"me": "cnr", "sh": None, "srp": "sr", "hrv": "hr", "bos": "bs", "cnr": "cnr"}
+DECLARED_WORDS_MARGIN = 0.25  # how many more of the words a declared language's dictionary must know
 
 
 @dataclass(frozen=True)
@@ -124,48 +121,15 @@ def _sample(text: str) -> str:
     return " ".join((text[:third], text[middle - third // 2: middle + third // 2], text[-third:]))
 
 
-# --- site hints
-def site_hints(url: str | None, html_lang: str | None) -> dict[str, dict[str, float]]:
-    """Priors for BCMS varieties from the address and the html lang declaration."""
-    hints: dict[str, dict[str, float]] = {}
-    if url:
-        parts = urlsplit(url if "//" in url else "//" + url)
-        host = (parts.hostname or "").rstrip(".")
-        tld = host.rsplit(".", 1)[-1] if host else ""
-        if tld in TLD_VARIETY:
-            hints["tld"] = {TLD_VARIETY[tld]: TLD_WEIGHT}
-        path_lang = _language_in_path(parts.path, parts.query)
-        if path_lang in BCMS:
-            hints["url_path"] = {path_lang: URL_PATH_WEIGHT}
-    declared = _primary_subtag(html_lang)
-    if declared in BCMS:
-        hints["html_lang"] = {declared: HTML_LANG_WEIGHT}
-    return hints
-
-
-def _primary_subtag(tag: str | None) -> str | None:
-    if not tag:
-        return None
-    primary = tag.strip().replace("_", "-").split("-")[0].lower()
-    return LANG_ALIASES.get(primary, primary) if primary else None
-
-
-def _language_in_path(path: str, query: str) -> str | None:
-    for segment in path.lower().split("/"):
-        code = _primary_subtag(segment) if 2 <= len(segment) <= 7 else None
-        if code in BCMS:
-            return code
-    for key, values in parse_qs(query).items():
-        if key.lower() in ("lang", "language", "lng", "jezik", "hl"):
-            return _primary_subtag(values[0])
-    return None
-
-
 # --- decision
 def identify_language(
-    text: str, *, url: str | None = None, html_lang: str | None = None, title: str | None = None
+    text: str, *, url: str | None = None, html_lang: str | None = None, title: str | None = None,
+    declarations: Declarations | None = None,
 ) -> LanguageGuess:
-    """Language and script of a page's visible text (title is added to the text)."""
+    """Language and script of a page's visible text (title is added to the text).
+
+    ``declarations`` (declared.py) weigh in only inside the family the text chose (priors.py);
+    without them, ``url`` and ``html_lang`` are read as the page's declarations."""
     if not isinstance(text, str):
         raise TypeError(f"identify_language needs the page text as str, got {type(text).__name__}")
     body = "\n".join(part for part in (title, text) if part)
@@ -179,7 +143,11 @@ def identify_language(
         return _und(evidence, "mostly non-letters")
     ft = fasttext_scores(body)
     evidence["fasttext"] = {k: round(v, 3) for k, v in list(ft.items())[:5]}
-    hints = site_hints(url, html_lang)
+    if declarations is None:
+        declarations = page_declarations(url or "", html_lang)
+    if declarations.as_evidence():
+        evidence["declared"] = declarations.as_evidence()
+    hints = page_priors(url, declarations, body)
     if hints:
         evidence["hints"] = hints
     if profile.script == "Cyrl":
@@ -188,7 +156,10 @@ def identify_language(
         guess = _decide_latin(body, tokens, profile, ft, hints, evidence)
     else:
         guess = _fasttext_answer(ft, profile.script, evidence)
-    return _dictionary_check(guess, tokens)
+    checked = _dictionary_check(guess, tokens)
+    if checked.lang != "und":
+        return _declared_words(checked, tokens, profile.script, declarations)
+    return _dictionary_fallback(checked, tokens, profile.script, declarations, ft)
 
 
 def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:
@@ -197,16 +168,74 @@ def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:
     if code is None:
         return guess
     try:
-        checker = spell_checker(code)
+        spell_checker(code)
     except MissingDictionary as missing:  # no check possible; say so in the evidence
         guess.evidence["dictionary"] = str(missing)
         return guess
-    sample = [t for t in tokens[:DICTIONARY_SAMPLE] if len(t) > 1] or tokens[:DICTIONARY_SAMPLE]
-    known = sum(1 for t in sample if checker.known(t)) / len(sample)
+    known = _known_share(code, tokens) or 0.0
     guess.evidence["dictionary_known_share"] = round(known, 3)
+    guess.evidence["dictionary_checked"] = guess.lang
     if known < MIN_KNOWN_SHARE:
         return _und(guess.evidence, f"few {code} dictionary words ({known:.2f})")
     return guess
+
+
+def _declared_words(guess: LanguageGuess, tokens: list[str], script: str | None,
+                    declarations: Declarations) -> LanguageGuess:
+    """A language the page itself declares (its URL marker or its own hreflang: per page, unlike a
+    template's html lang) outside the guessed one wins when its dictionary knows clearly more of the
+    page's words (DECLARED_WORDS_MARGIN): the family gate lets an English menu page in on a Serbian
+    footer's markers (Univerzitet, Beograd), and its Serbian dictionary share may still pass the junk
+    check. A declaration alone never wins: /en/ over Serbian text finds fewer English words."""
+    own = guess.evidence.get("dictionary_known_share")
+    own_code = DICTIONARY_FOR.get(guess.lang)
+    if own is None or own_code is None:
+        return guess
+    per_page = {source: lang for source, lang in declarations.languages().items() if source in PER_PAGE_SOURCES}
+    for lang in dict.fromkeys(per_page.values()):
+        code = DICTIONARY_FOR.get(lang)
+        if code is None or code == own_code or not _fits_script(lang, script):
+            continue
+        known = _known_share(code, tokens)
+        if known is not None and known >= MIN_KNOWN_SHARE and known >= own + DECLARED_WORDS_MARGIN:
+            guess.evidence["declared_words"] = {"lang": lang, "known_share": round(known, 3)}
+            guess.evidence["decision"] = (f"{guess.evidence.get('decision')}; declared {lang}, "
+                                          "whose dictionary knows more words")
+            return LanguageGuess(lang, script, round(0.5 * known, 3), guess.evidence)
+    return guess
+
+
+def _dictionary_fallback(guess: LanguageGuess, tokens: list[str], script: str | None,
+                         declarations: Declarations, ft: dict[str, float]) -> LanguageGuess:
+    """A page the decision left undetermined (a junk check failed, fastText unsure) takes the first
+    other language whose dictionary knows its words: the languages the page declares first, then
+    fastText's labels that fit the script, in order. Real case: an English menu page over a footer
+    in Serbian ("Odsek za softversko inženjerstvo") passes the family gate on its markers, fails the
+    Serbian dictionary, and is English by its own html lang, its /en/ folder and its words."""
+    tried = {DICTIONARY_FOR.get(guess.evidence.get("dictionary_checked", ""))}
+    candidates = list(declarations.languages().values()) + [k for k in ft if _fits_script(k, script)]
+    for lang in dict.fromkeys(candidates):
+        code = DICTIONARY_FOR.get(lang)
+        if code is None or code in tried or not _fits_script(lang, script):
+            continue
+        tried.add(code)
+        known = _known_share(code, tokens)
+        if known is not None and known >= MIN_KNOWN_SHARE:
+            guess.evidence["dictionary_fallback"] = {"lang": lang, "known_share": round(known, 3)}
+            guess.evidence["decision"] = f"{guess.evidence.get('decision')}; {lang} dictionary knows the words"
+            return LanguageGuess(lang, script, round(0.5 * known, 3), guess.evidence)
+    return guess
+
+
+def _known_share(code: str, tokens: list[str]) -> float | None:
+    """Share of the tokens (placeholder runs left out) a language's dictionary knows; None without one."""
+    try:
+        checker = spell_checker(code)
+    except MissingDictionary:
+        return None
+    # "aaaa aa aaa" placeholder runs are no language's words: left out rather than counted unknown
+    sample = [t for t in tokens[:DICTIONARY_SAMPLE] if len(t) > 1 and len(set(t)) > 1] or tokens[:DICTIONARY_SAMPLE]
+    return sum(1 for t in sample if checker.known(t)) / len(sample) if sample else None
 
 
 def _und(evidence: dict, reason: str) -> LanguageGuess:
@@ -247,8 +276,10 @@ def _decide_cyrillic(body, tokens, profile, ft, hints, evidence) -> LanguageGues
           + 3 * sum(ft.get(k, 0.0) for k in FASTTEXT_BCMS))
     mk = (3 * profile.macedonian_cyrillic + 1.5 * counts["mk"] + 0.7 * counts["mk_article"]
           + 1.0 * counts["mk_verb"] + 3 * ft.get("mk", 0.0))
+    text_scores = {"sr": round(sr, 2), "mk": round(mk, 2)}
     sr += sum(v.get("sr", 0.0) for v in hints.values())
-    evidence["cyrillic"] = {"sr": round(sr, 2), "mk": round(mk, 2), "function_words": counts}
+    mk += sum(v.get("mk", 0.0) for v in hints.values())
+    evidence["cyrillic"] = {"sr": round(sr, 2), "mk": round(mk, 2), "text": text_scores, "function_words": counts}
     if sr == 0 and mk == 0:
         return _fasttext_answer(ft, "Cyrl", evidence)
     # The Latin transliteration feeds the same reflex markers; reported for pairing/debugging.
@@ -285,10 +316,22 @@ def _decide_latin(body, tokens, profile, ft, hints, evidence) -> LanguageGuess:
         )
     else:  # no function-word evidence either way (short strings)
         in_family = fam_mass >= 1.5 * outsider or marked
-    evidence["family_gate"] = {"in_family": in_family, "outsider": round(outsider, 3), "top": top}
+    # Menus and contact forms ("Početna Kontakt Pošalji") get a neighbour's label from fastText
+    # with no Slovene word to back it: the text cannot choose, so a declared variety may.
+    unclear = (not in_family and top in FASTTEXT_NEIGHBOURS and fw["sl"] == 0
+               and fam_mass + neighbour_mass >= UNCLEAR_FAMILY_MASS)
+    if unclear and declares_family(hints):
+        in_family = True
+    evidence["family_gate"] = {"in_family": in_family, "outsider": round(outsider, 3), "top": top,
+                               "unclear": unclear}
     if not in_family:
         return _fasttext_answer(ft, "Latn", evidence)
     scores = dict(markers.scores)
+    if declares_family(hints):
+        # A declared variety: the ijekavian reflex no longer counts against Serbian (priors.py).
+        ijekavian = markers.by_group.get("ijek", {})
+        scores["sr"] += ijekavian.get("hr", 0.0) - ijekavian.get("sr", 0.0)
+        evidence["ijekavian_neutral"] = True
     for variety in BCMS:
         # fastText's own split (it has no "cnr" label) counts as a weak prior only
         scores[variety] += FASTTEXT_PRIOR_WEIGHT * ft.get(variety, 0.0)

@@ -298,6 +298,11 @@ def _add_pattern(evidence, pattern, text, group, profile, weight):
         evidence.add(hits[0].strip(), group, profile, weight, len(hits))
 
 
+def has_ijekavian(text: str, minimum: int = 2) -> bool:
+    """Does the text hold at least ``minimum`` ijekavian jat clusters (mje, vje, rje, tje, cje, pje)?"""
+    return len(_IJEK_CLUSTER.findall(text.lower())) >= minimum
+
+
 def function_word_counts(tokens: list[str]) -> dict[str, int]:
     """How many tokens are BCMS-only vs Slovene-only function words."""
     bcms = sum(1 for t in tokens if t in BCMS_FUNCTION_WORDS)

@@ -1,5 +1,6 @@
 from django.db import models
 from django.db.models import F
+from django.utils import timezone
 
 
 class Crawl(models.Model):
@@ -35,10 +36,16 @@ class Crawl(models.Model):
         default=1, help_text="Crawl-step jobs kept in flight at once (one per worker you want busy).")
     config = models.JSONField(default=dict, blank=True,
                               help_text="Further settings: url rules, modules and weights.")
+    time_limit_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Wall-clock seconds a run may last (pauses included); then it finishes.")
+    deadline_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="When the time limit runs out; set each time the crawl starts.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    status_message = models.CharField(max_length=300, blank=True,
+                                      help_text="Why the crawl is in its state, e.g. 'time limit reached'.")
 
     class Meta:
         ordering = ["-id"]
@@ -49,6 +56,10 @@ class Crawl(models.Model):
     @property
     def budget_left(self) -> int:
         return max(0, self.page_budget - self.pages_fetched)
+
+    @property
+    def time_is_up(self) -> bool:
+        return self.deadline_at is not None and timezone.now() >= self.deadline_at
 
     def count_fetched(self, n: int = 1) -> None:
         """Add to the fetched-page counter atomically, so concurrent workers never lose a count."""

@@ -21,6 +21,10 @@ class Page(models.Model):
     language = models.CharField(max_length=16, blank=True, db_index=True)
     script = models.CharField(max_length=8, blank=True)
     html_lang = models.CharField(max_length=32, blank=True)
+    language_evidence = models.JSONField(
+        default=dict, blank=True,
+        help_text="The page's own language evidence (crawlweb.language.site_variety.page_observation); "
+                  "its 'lang' is the page's label before the site's decision (SiteLanguage) corrected it.")
     text = models.TextField(blank=True)
     headings = models.JSONField(default=list, blank=True)
     meta_keywords = models.CharField(max_length=2000, blank=True)

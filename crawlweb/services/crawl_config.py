@@ -8,9 +8,11 @@ Keys an operator may set in Crawl.config (all optional):
   address_policy  "public", "loopback" or "private" (see CRAWLER_ADDRESS_POLICY)
   max_url_length  longest URL scheduled
   text_urls       true: follow URLs written out in plain-text documents (text/plain); default false
+  sitemaps        false: never fetch robots.txt Sitemap: lines nor /sitemap.xml (sitemap_targets.py); default true
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -22,7 +24,7 @@ from frontier.placement import frontier_config_errors
 
 ADDRESS_POLICIES = ("public", "loopback", "private")
 KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
-              "max_url_length", "text_urls", "modules", "priority",
+              "max_url_length", "text_urls", "sitemaps", "modules", "priority",
               # discovery keys, validated by frontier/strategies/settings.py
               "backlinks", "queue_ratio", "detector", "learning", "topic", "random_seed"}
 
@@ -36,6 +38,7 @@ class CrawlConfig:
     address_policy: str
     max_url_length: int
     text_urls: bool = False
+    sitemaps: bool = True
 
     @classmethod
     def for_crawl(cls, crawl) -> "CrawlConfig":
@@ -47,6 +50,10 @@ class CrawlConfig:
         if not isinstance(config, dict):
             raise ValidationError("crawl config must be a JSON object")
         errors = {}
+        non_finite = list(_non_finite_numbers(config, ""))
+        if non_finite:  # NaN, Infinity and 1e400 parse in Python but are not JSON numbers: no database stores them
+            errors["config"] = f"not a finite number at {', '.join(non_finite)} (NaN, Infinity, 1e400)"
+            raise ValidationError(errors)
         unknown = set(config) - KNOWN_KEYS
         if unknown:
             errors["config"] = f"unknown keys: {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})"
@@ -63,7 +70,7 @@ class CrawlConfig:
         else:
             aliases = {alias.lower(): group[0].lower() for group in groups for alias in group[1:]}
         interval = config.get("host_interval", settings.CRAWLER_HOST_INTERVAL)
-        if not isinstance(interval, (int, float)) or interval < 0:
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or interval < 0:
             errors["host_interval"] = f"must be a number of seconds >= 0, not {interval!r}"
         policy = config.get("address_policy", settings.CRAWLER_ADDRESS_POLICY)
         if policy not in ADDRESS_POLICIES:
@@ -77,10 +84,33 @@ class CrawlConfig:
         text_urls = config.get("text_urls", False)
         if not isinstance(text_urls, bool):
             errors["text_urls"] = f"must be true or false, not {text_urls!r}"
+        sitemaps = config.get("sitemaps", True)
+        if not isinstance(sitemaps, bool):
+            errors["sitemaps"] = f"must be true or false, not {sitemaps!r}"
         errors.update(discovery_errors(config))
         errors.update(frontier_config_errors(config))  # "modules", "priority"
         if errors:
             raise ValidationError(errors)
         return cls(rules=rules, session_params=tuple(params), host_aliases=aliases,
                    host_interval=float(interval), address_policy=policy, max_url_length=max_length,
-                   text_urls=text_urls)
+                   text_urls=text_urls, sitemaps=sitemaps)
+
+
+def _non_finite_numbers(value, path: str):
+    """The paths (e.g. "host_interval", "priority.module_weights.M01") of NaN or infinite numbers in value."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path or "the top level"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite_numbers(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite_numbers(item, f"{path}[{index}]")
+
+
+def error_lines(error: ValidationError) -> list[str]:
+    """A CrawlConfig ValidationError as lines "key: message" (for a form field that holds the whole config)."""
+    if not hasattr(error, "error_dict"):
+        return list(error.messages)
+    return [f"{key}: {message}" if key != "config" else message
+            for key, messages in error.message_dict.items() for message in messages]

@@ -1,6 +1,9 @@
 """Crawl commands: start, pause, resume, stop, re-harvest. State changes live here."""
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -11,6 +14,8 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
+
+log = logging.getLogger(__name__)
 
 
 class CrawlStateError(Exception):
@@ -33,17 +38,44 @@ def start_crawl(crawl: Crawl, extra_urls: list[str] | None = None) -> int:
     if crawl.seed_list_id:
         urls += list(crawl.seed_list.seeds.values_list("url", flat=True))
     added = add_targets(crawl, [Candidate(url) for url in urls], origin=Target.Origin.SEED, config=config)
+    before = Target.objects.filter(crawl=crawl, origin=Target.Origin.SEED).count() - added.added
     run_followups(crawl, StepResult(crawl.pk, new_target_ids=added.new_ids))
     crawl.state = Crawl.State.RUNNING
     crawl.started_at = crawl.started_at or timezone.now()
     crawl.finished_at = None
-    crawl.save(update_fields=["state", "started_at", "finished_at"])
+    crawl.deadline_at = deadline_from_now(crawl)
+    crawl.status_message = unscheduled_message(len(urls), added.added, added.rejected, before)
+    if crawl.status_message:
+        log.warning("crawl %s: %s", crawl.pk, crawl.status_message)
+    crawl.save(update_fields=["state", "started_at", "finished_at", "deadline_at", "status_message"])
     _enqueue_steps(crawl)
     return added.added
 
 
-def _transition(crawl: Crawl, allowed: tuple[str, ...], new_state: str) -> Crawl:
-    updated = Crawl.objects.filter(pk=crawl.pk, state__in=allowed).update(state=new_state)
+def unscheduled_message(given: int, added: int, rejected, already: int) -> str:
+    """Why start URLs did not become Targets, e.g. "2 of 10 start URLs not scheduled: 2 URL longer than
+    250 characters" ('' when all were); fits Crawl.status_message."""
+    missing = given - added
+    if missing <= 0:
+        return ""
+    reasons = [f"{count} {reason}" for reason, count in rejected.most_common()]
+    others = missing - sum(rejected.values())
+    if others > 0:
+        reasons.append(f"{others} already in the crawl or the same URL once normalized"
+                       if already else f"{others} the same URL once normalized")
+    message = f"{missing} of {given} start URLs not scheduled: {'; '.join(reasons)}"
+    return message if len(message) <= 300 else message[:299] + "…"
+
+
+def deadline_from_now(crawl: Crawl):
+    """The time limit counts from each start (a restarted or re-harvested crawl gets its full time again)."""
+    if not crawl.time_limit_seconds:
+        return None
+    return timezone.now() + timedelta(seconds=crawl.time_limit_seconds)
+
+
+def _transition(crawl: Crawl, allowed: tuple[str, ...], new_state: str, message: str = "") -> Crawl:
+    updated = Crawl.objects.filter(pk=crawl.pk, state__in=allowed).update(state=new_state, status_message=message)
     crawl.refresh_from_db()
     if not updated:
         raise CrawlStateError(f"crawl {crawl.pk} is {crawl.state}; cannot go to {new_state}")
@@ -51,7 +83,7 @@ def _transition(crawl: Crawl, allowed: tuple[str, ...], new_state: str) -> Crawl
 
 
 def pause_crawl(crawl: Crawl) -> Crawl:
-    return _transition(crawl, (Crawl.State.RUNNING,), Crawl.State.PAUSED)
+    return _transition(crawl, (Crawl.State.RUNNING,), Crawl.State.PAUSED, "paused by the operator")
 
 
 @transaction.atomic
@@ -73,7 +105,8 @@ def kick_crawl(crawl: Crawl) -> Crawl:
 
 
 def stop_crawl(crawl: Crawl) -> Crawl:
-    crawl = _transition(crawl, (Crawl.State.RUNNING, Crawl.State.PAUSED, Crawl.State.NEW), Crawl.State.STOPPED)
+    crawl = _transition(crawl, (Crawl.State.RUNNING, Crawl.State.PAUSED, Crawl.State.NEW), Crawl.State.STOPPED,
+                        "stopped by the operator")
     Crawl.objects.filter(pk=crawl.pk).update(finished_at=timezone.now())
     return crawl
 
@@ -86,7 +119,8 @@ def reharvest_crawl(crawl: Crawl) -> int:
     crawl.refresh_from_db()
     Crawl.objects.filter(pk=crawl.pk).update(page_budget=crawl.pages_fetched + max(marked, 1) + crawl.budget_left)
     if crawl.state != Crawl.State.RUNNING:
-        Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, finished_at=None)
+        Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, finished_at=None, status_message="",
+                                                 deadline_at=deadline_from_now(crawl))
         crawl.refresh_from_db()
         _enqueue_steps(crawl)
     return marked

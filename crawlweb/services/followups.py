@@ -29,6 +29,13 @@ STEP_FOLLOWUPS: list[str] = [
 ]
 FINISH_FOLLOWUPS: list[str] = [
     "evaluation.followup.after_finish",
+    "frontier.discovery_followup.after_finish",  # after the pairs' last pass was queued: verdicts read them
+]
+# Each entry of DRY_FOLLOWUPS is a function ``(crawl) -> int`` called when a running crawl has
+# nothing left to lease, before it finishes; it may add Targets (returns how many): a strategy
+# whose queues ran dry with budget left (frontier.strategies.refill).
+DRY_FOLLOWUPS: list[str] = [
+    "frontier.discovery_followup.when_dry",
 ]
 
 
@@ -75,9 +82,14 @@ def run_finish_followups(crawl) -> None:
         _call(path, crawl)
 
 
-def _call(path: str, crawl, *args) -> None:
+def run_dry_followups(crawl) -> int:
+    """Targets the dry follow-ups added (0: the crawl may finish)."""
+    return sum(_call(path, crawl) or 0 for path in DRY_FOLLOWUPS)
+
+
+def _call(path: str, crawl, *args):
     try:
-        _resolve(path)(crawl, *args)
+        return _resolve(path)(crawl, *args)
     except Exception as error:  # a scoring problem must not stop the crawl
         log.exception("follow-up %s failed for crawl %s", path, crawl.pk)
         type(crawl).objects.filter(pk=crawl.pk).update(last_error=f"{path}: {type(error).__name__}: {error}"[:5000])

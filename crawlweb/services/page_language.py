@@ -1,10 +1,26 @@
 """Language of a fetched page, through the project's language identifier."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from crawlweb.language.declared import parsed_page_declarations
 from crawlweb.language.identify import identify_language
+from crawlweb.language.site_variety import page_observation
 
 
-def identify_page_language(parsed, url: str) -> tuple[str, str]:
-    """(language code, script) of a parsed page; the code is "und" when the text says too little."""
-    guess = identify_language(parsed.text or "", url=url, html_lang=parsed.lang, title=parsed.title)
-    return (guess.lang or "")[:16], (guess.script or "")[:8]
+class PageLanguage(NamedTuple):
+    language: str       # a code, or "und" when the text says too little
+    script: str         # "Latn", "Cyrl", ... or ""
+    observation: dict   # what the site-level decision reads (site_variety.page_observation)
+
+
+def identify_page_language(parsed, url: str) -> PageLanguage:
+    """Language of a parsed page from its text and what it declares (html lang, og:locale, its own
+    hreflang, the URL's marker): declared.py and priors.py say how much each weighs."""
+    declarations = parsed_page_declarations(parsed, url)
+    text = parsed.text or ""
+    # Over an empty body (a splash page, a script redirect) the title is the site's name, not text
+    # in a language: "NEXORY — System Entry" on a Serbian firm's gateway made it an English page.
+    title = parsed.title if text.strip() else None
+    guess = identify_language(text, url=url, title=title, declarations=declarations)
+    return PageLanguage((guess.lang or "")[:16], (guess.script or "")[:8], page_observation(guess, declarations))

@@ -19,6 +19,7 @@ from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
+from crawlweb.crawler.sitemaps import NotASitemap, looks_like_sitemap, parse_sitemap
 from crawlweb.crawler.structure import tag_signature
 from crawlweb.crawler.urls import InvalidURL, normalize_url, registrable_domain, site_name
 from crawlweb.language.dictionaries import MissingDictionary, spell_checker
@@ -30,7 +31,11 @@ WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short Engli
 # Outcomes that still give a page to store: no error, a body cut at the size cap, a non-HTML document.
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
 # Canonical links are recorded but not followed: the canonical page is usually linked anyway.
-FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text")
+FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text", "script", "param",
+                       "sitemap", "sitemap-alternate")
+# Guesses (string literals of scripts, crawler.scriptlinks; pages named in a link's query,
+# crawler.paramlinks): followed inside their site, never off it.
+SPECULATIVE_LINK_KINDS = ("script", "param")
 KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "server", "location")
 # Link context columns and their lengths (crawlweb.models.Link): longer values are cut, never refused.
 LINK_CONTEXT_LIMITS = {"anchor_text": 1000, "text_around": 2000, "img_alt": 500, "img_src": 2000,
@@ -67,6 +72,8 @@ class PreparedPage:
     fields: dict          # Page fields known from the response alone
     parsed: ParsedPage | None = None
     links: list[PreparedLink] = field(default_factory=list)
+    # A sitemap (sitemaps.py): the normalized URLs of the sitemaps it names (an index's); None otherwise.
+    nested_sitemaps: list[str] | None = None
 
 
 def keeps_page(result: FetchResult | None) -> bool:
@@ -92,20 +99,48 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         parsed = parse_html(text, result.final_url, window_words=window_words)
         if config.text_urls and content_kind(result) == "text":
             parsed.links.extend(ParsedLink(url=url, kind="text") for url in extract_text_urls(text, result.final_url))
-        language, script = identify_page_language(parsed, result.final_url)
+        language, script, language_evidence = identify_page_language(parsed, result.final_url)
         page.parsed = parsed
         page.fields.update(
             charset=charset[:50], title=db_text(parsed.title or "")[:1000], text=db_text(parsed.text),
             headings=parsed.headings[:50], meta_keywords=", ".join(parsed.meta_keywords)[:2000],
             meta_description=(parsed.meta_description or "")[:2000],
             canonical_url=(parsed.canonical_url or "")[:2000], html_lang=(parsed.lang or "")[:32],
-            language=language, script=script,
+            language=language, script=script, language_evidence=language_evidence,
             tag_signature=tag_signature(text))  # STRAND reads it later: the HTML itself is only in WARC files
         page.links = _prepare_links(result, parsed, source_site, config)
         # The links live on as page.links: the parsed copies would only be carried (and, from a
         # preparation process, pickled) for nothing.
         parsed.links = []
+    elif looks_like_sitemap(result.body):
+        # An empty parse: the crawl's strategy plans Targets from the sitemap's links as from a page's.
+        page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
+        page.links, page.nested_sitemaps = _sitemap_links(result, source_site, config)
     return page
+
+
+def _sitemap_links(result: FetchResult, source_site: str,
+                   config: PageOptions) -> tuple[list[PreparedLink], list[str] | None]:
+    """A sitemap's pages and nested sitemaps (kind "sitemap", followed like any link of the site) and
+    its hreflang alternates (kind "sitemap-alternate": the alternate's URL, with the declaring page's
+    normalized URL in anchor_text, since the declaration is the page's, not the sitemap's); and the
+    normalized URLs of the nested sitemaps (None: the document is not a sitemap after all)."""
+    try:
+        sitemap = parse_sitemap(result.body, result.final_url)
+    except NotASitemap as error:
+        log.info("%s: %s", result.final_url, error)
+        return [], None
+    links = [made for url in sitemap.sitemaps if (made := prepare_link(url, "sitemap", source_site, config))]
+    nested = [made.values["target_url"] for made in links]
+    links += [made for entry in sitemap.pages if (made := prepare_link(entry.url, "sitemap", source_site, config))]
+    for entry in sitemap.pages:
+        declaring = prepare_link(entry.url, "sitemap", source_site, config)
+        for hreflang, url in entry.alternates.items():
+            made = prepare_link(url, "sitemap-alternate", source_site, config, hreflang=hreflang,
+                                anchor_text=declaring.values["target_url"] if declaring else entry.url)
+            if made is not None and made.values["target_url"] != made.values["anchor_text"]:
+                links.append(made)
+    return links, nested
 
 
 def _prepare_links(result: FetchResult, parsed: ParsedPage, source_site: str,
@@ -118,7 +153,8 @@ def _prepare_links(result: FetchResult, parsed: ParsedPage, source_site: str,
     for parsed_link in parsed.links:
         text_around = " ".join(filter(None, [parsed_link.text_before, parsed_link.text_after]))
         made = prepare_link(parsed_link.url, parsed_link.kind, source_site, config,
-                            anchor_text=parsed_link.anchor_text or "", text_around=text_around,
+                            # a switcher drawn as an image or icon often names its language only in its title
+                            anchor_text=parsed_link.anchor_text or parsed_link.title or "", text_around=text_around,
                             img_alt=parsed_link.img_alt or "", img_src=parsed_link.img_src or "",
                             rel=parsed_link.rel or "", hreflang=parsed_link.hreflang or "")
         if made is not None:
@@ -138,7 +174,7 @@ def prepare_link(url_as_linked: str, kind: str, source_site: str, config: PageOp
     values = dict(target_url=normalized[:2000], url_as_linked=url_as_linked[:2000], kind=kind,
                   out_of_site=target_site != source_site,
                   **{k: db_text(v)[:LINK_CONTEXT_LIMITS[k]] for k, v in contexts.items()})
-    followed = kind in FOLLOWED_LINK_KINDS
+    followed = kind in FOLLOWED_LINK_KINDS and not (kind in SPECULATIVE_LINK_KINDS and values["out_of_site"])
     candidate = None
     if followed:
         candidate = Candidate(url_as_linked, values.get("anchor_text", ""), values.get("text_around", ""),

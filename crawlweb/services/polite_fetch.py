@@ -117,12 +117,14 @@ def _stored_page(crawl: Crawl, key: str) -> Page | None:
 
 
 def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
-    """Room for one more page: the budget minus pages fetched and other requests in flight.
+    """Room for one more page: the budget minus pages fetched and other requests in flight (none once time is up).
 
     Asked again once our Target is leased, so a crawl step that leases after that sees it in
     flight; a step that counted before and leases after may still take the same last page (the
     budget is as soft here as between two parallel steps, see README "Finding bilingual sites")."""
-    crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state"])
+    crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
+    if crawl.time_is_up:  # the crawl's time limit ends its detector's requests too
+        return False
     return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
 
 

@@ -27,12 +27,15 @@ from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
 from crawlweb.services.page_prep import PreparedPage, db_text, keeps_page, prepare_page
+from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets, sitemap_entry_targets
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
 from frontier.strategies.base import LinkOut, Strategy
 
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
+NO_SITEMAP_STATUSES = (404, 410)
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 def robots_policy(host: Host) -> RobotsPolicy | None:
@@ -119,6 +122,10 @@ def _record_other(crawl: Crawl, lease: Lease, outcome: NetworkOutcome) -> None:
             last_error="robots.txt unreachable or 5xx: every path disallowed until it is fetched again")
     elif outcome.disallowed:
         _finish(target, Target.State.SKIPPED, error_kind="robots", error="disallowed by robots.txt")
+    elif target.origin == Target.Origin.SITEMAP and outcome.result.status in NO_SITEMAP_STATUSES:
+        # Most hosts have no /sitemap.xml: a finding about the host, not a failure to fetch.
+        _finish(target, Target.State.SKIPPED, status=outcome.result.status, error_kind="no_sitemap",
+                error=f"no sitemap at this address (HTTP {outcome.result.status})")
     elif outcome.result.status == 304:
         Page.objects.filter(pk=target.page_id).update(fetched_at=timezone.now())
         _finish(target, Target.State.DONE, status=304, page=target.page)
@@ -170,18 +177,26 @@ def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: 
     _finish_stored(items, page_of)
     step.stored_page_ids += [page.pk for page in created.values()]
 
-    new_links, new_targets = [], []
+    new_links, new_targets, sitemaps, starts = [], [], [], {}
     strategy = strategy_for(crawl)  # once per batch: COBFC's reads the crawl's latest classifiers
     for item in items:
         page = created.get(item.prepared.md5)
         if page is None or page.url != item.lease.target.url:
             continue  # stored before, or this batch's other URL with the same content stored it
         new_links += [_link_row(page.pk, link.values) for link in item.prepared.links]
-        if item.prepared.parsed is not None:
+        target = item.lease.target
+        if item.prepared.nested_sitemaps is not None and target.origin == Target.Origin.SITEMAP:
+            sitemaps.append((target, page, item.prepared))  # its entries: sitemap_targets, whatever the strategy
+        elif item.prepared.parsed is not None:
             new_targets += _planned_targets(strategy, item, page)
+        if (item.prepared.fields["content_type"] in HTML_TYPES and item.lease.host.pk not in starts
+                and strategy.opens_sitemaps(target, page, item.prepared.parsed)):
+            starts[item.lease.host.pk] = SitemapStart(target.url, item.lease.host, target.depth + 1, page)
         if item.outcome.result.final_url != item.lease.target.url:
             _mark_redirect_target(crawl, item.lease.target, page, item.outcome.result, config)
     insert_links(new_links)
+    new_targets += sitemap_entry_targets(crawl, sitemaps)
+    new_targets += root_sitemap_targets(crawl, config, list(starts.values()))
     step.new_target_ids += add_new_targets(crawl, new_targets, config).new_ids
 
 

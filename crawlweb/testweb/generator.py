@@ -13,10 +13,12 @@ import threading
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from . import judging_cases as cases
 from . import pages as page_models
 from .pages import PageModel
 from .real_sites import RealSites
 from .responses import Response, error_page, html_response, redirect, text_response
+from .sitemap_files import ROBOTS_INDEX, robots_response as sitemap_robots, sitemap_response
 from .sites import DIRECTORY, SPECIAL, SiteSpec, plan_sites
 from .specials import (DEFAULT_OVERSIZED_BYTES, DEFAULT_SLOW_DELAY_S, robots_response,
                        special_home, special_response, tiny_png)
@@ -43,13 +45,17 @@ class TestWeb:
 
     def __init__(self, seed: int, size: int, pages_per_site: int, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES):
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False):
         self.seed, self.size, self.pages_per_site = seed, size, pages_per_site
         self.slow_delay_s = float(slow_delay_s)
         self.oversized_bytes = int(oversized_bytes)
         self.sites: list[SiteSpec] = plan_sites(seed, size, pages_per_site)
         self.real_sites: RealSites | None = None
         self._site_by_host = {host: site for site in self.sites for host in site.hosts}
+        # Pages for evaluators to judge (judging_cases.py): on the first bilingual site, when asked for.
+        self.case_site = cases.case_site(self.sites) if judging_cases else None
+        self._case_pages = ({url_key(u): body for u, body in cases.case_pages(seed, self.case_site).items()}
+                            if self.case_site else {})
         self._lock = threading.Lock()
         self._backlink_lock = threading.Lock()
         self._models: dict[int, dict[str, PageModel]] = {}
@@ -78,6 +84,9 @@ class TestWeb:
             if site.robots == "disallow":
                 model = page_models.private_page(site)
                 models[model.url] = model
+        if site is self.case_site:
+            for lang in site.languages:
+                models[site.home_url(lang)].related += cases.home_links(site, lang)
         keyed = {url_key(url): model for url, model in models.items()}
         with self._lock:
             self._models[site.index] = keyed
@@ -122,7 +131,10 @@ class TestWeb:
     def _site_response(self, site: SiteSpec, host: str, path: str, query: str,
                        headers: dict[str, str]) -> Response:
         if path == "/robots.txt":
-            return robots_response(self.seed, site.robots)
+            return sitemap_robots(site) if site.sitemap == ROBOTS_INDEX else robots_response(self.seed, site.robots)
+        sitemap = sitemap_response(site, path)
+        if sitemap is not None:
+            return sitemap
         if path.startswith(_IMAGE_PREFIXES) and path.endswith(".png"):
             body = tiny_png()
             return Response(200, {"Content-Type": "image/png", "Content-Length": str(len(body))}, body)
@@ -130,6 +142,9 @@ class TestWeb:
             found = special_response(self.seed, host, path, headers, slow_delay_s=self.slow_delay_s,
                                      oversized_bytes=self.oversized_bytes)
             return found or error_page(404, f"no page {path} on {host}")
+        case = self._case_pages.get(url_key(f"http://{host}{path}"))
+        if case is not None:
+            return html_response(case)
         models = self.site_pages(site)
         model = models.get(url_key(f"http://{host}{path}" + (f"?{query}" if query else "")))
         if model is None and site.layout == "query" and path in ("/", "/index.php"):
@@ -213,9 +228,11 @@ def _hrefs(body: bytes) -> list[str]:
 
 def generate_web(seed: int = 1, size: int = 40, pages_per_site: int = 12, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES) -> TestWeb:
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False) -> TestWeb:
     """Plan a test web of `size` sites with `pages_per_site` pages per language each.
 
-    With size >= 16 every kind of site is present (see sites._kind_sequence)."""
+    With size >= 16 every kind of site is present (see sites._kind_sequence). ``judging_cases``
+    adds pages wrong in each of Pupsniffer's error categories and a script-injection pair
+    (judging_cases.py), listed in the truth under "judging_cases"."""
     return TestWeb(seed, size, pages_per_site, slow_delay_s=slow_delay_s,
-                   oversized_bytes=oversized_bytes)
+                   oversized_bytes=oversized_bytes, judging_cases=judging_cases)

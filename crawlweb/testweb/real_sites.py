@@ -2,7 +2,11 @@
 
 The directory holds `hosts/<host>/<path>` files and a `truth.json` (see
 /work/shared/data/README.md). `http://<host>/<path>` serves the file; a directory URL
-serves its index.html. robots.txt is absent on these sites (404).
+serves its index.html. Any other file the folder holds is served as it is (robots.txt and
+sitemap.xml of the real web, scripts); a file the site does not ship is 404.
+
+The real development web (scripts/build_realweb.py, REAL_WEB_DIR) is such a folder too: its
+truth.json adds hub hosts (kind "hub") that link the sites and its own `seed_urls`.
 """
 
 from __future__ import annotations
@@ -58,14 +62,24 @@ class RealSites:
         return Response(200, {"Content-Type": content_type, "Content-Length": str(len(body))}, body)
 
     @cached_property
-    def truth_sites(self) -> list[dict]:
-        """Sites of truth.json, with the keys generated sites have (kind, hosts)."""
+    def _truth(self) -> dict:
         try:
-            data = json.loads((self.root / "truth.json").read_text(encoding="utf-8"))
+            return json.loads((self.root / "truth.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise RealSitesError(f"cannot read {self.root / 'truth.json'}: {error}") from error
+
+    @property
+    def seed_urls(self) -> list[str]:
+        """The folder's own seeds (hubs plus a few sites) when it names them; else every site's
+        root, since nothing else links to the sites."""
+        named = self._truth.get("seed_urls")
+        return list(named) if named else [f"http://{site['host']}/" for site in self.truth_sites]
+
+    @cached_property
+    def truth_sites(self) -> list[dict]:
+        """Sites of truth.json, with the keys generated sites have (kind, hosts)."""
         sites = []
-        for site in data.get("sites", []):
+        for site in self._truth.get("sites", []):
             merged = dict(site)
             merged.setdefault("kind", "real")
             merged.setdefault("hosts", [site["host"]])

@@ -71,6 +71,7 @@ class SiteSpec:
     wrong_html_lang: bool = False  # every page says lang="en", as some real sites do
     robots: str = "none"          # none (404) | disallow | crawl-delay | error-500 | garbage
     links_page: bool = False      # a "partneri"/"links" hub page pointing to many sites
+    sitemap: str = "none"         # none | robots-index | root (sitemap_files.py)
     slugs: tuple[str, ...] = ()
     status: dict[str, str] = field(default_factory=dict)  # slug → page status
     partners: tuple[int, ...] = ()   # indexes of sites linked from every page's footer
@@ -261,6 +262,7 @@ def plan_sites(seed: int, size: int, pages_per_site: int) -> list[SiteSpec]:
                 site.status = _statuses(site_rng, site.slugs)
         sites.append(site)
     _assign_robots(sites)
+    _assign_sitemaps(sites)
     _assign_links(sites, random.Random(f"testweb-links-{seed}"))
     return sites
 
@@ -275,6 +277,15 @@ def _assign_robots(sites: list[SiteSpec]) -> None:
         elif site.kind in (BILINGUAL, MONO_SR_LATN, MONO_SR_CYRL) and site.index >= 20:
             site.robots = ("disallow" if site.index % 7 == 0
                            else "crawl-delay" if site.index % 11 == 0 else "none")
+
+
+def _assign_sitemaps(sites: list[SiteSpec]) -> None:
+    # Two bilingual sites without hreflang in their pages: their sitemaps alone declare the pairs.
+    wanted = [("suffix-dot", "robots-index"), ("dirs", "root")]
+    for site in sites:
+        if (wanted and site.kind == BILINGUAL and not site.hreflang and site.robots == "none"
+                and site.layout == wanted[0][0]):
+            site.sitemap = wanted.pop(0)[1]
 
 
 def _assign_links(sites: list[SiteSpec], rng: random.Random) -> None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from .judging_cases import judging_truth
 from .pages import LINKS_PAGE_PATH, PRIVATE_PATH
+from .sitemap_files import declared_pairs, sitemap_urls
 from .sites import (BILINGUAL, DIRECTORY, HALF, ISO_OF, ORPHAN_FIRST, ORPHAN_SECOND, SPECIAL,
                     TRANSLATED, SiteSpec)
 from .specials import LOOPBACK_TARGET, PRIVATE_TARGET, REDIRECT_CHAIN, SPECIAL_PATHS
@@ -34,6 +36,8 @@ def _site_truth(web: "TestWeb", site: SiteSpec) -> dict:
         "scripts": sorted({code.split("-")[1] for code in site.languages if code.startswith("sr-")}),
         "layout": site.layout, "switcher": site.switcher, "hreflang": site.hreflang,
         "wrong_html_lang": site.wrong_html_lang, "robots": site.robots,
+        "sitemap": site.sitemap, "sitemap_urls": sitemap_urls(site),
+        "sitemap_declared_pairs": declared_pairs(site) if site.sitemap != "none" else [],
         "home_urls": {code: site.home_url(code) for code in site.languages},
         "links_page": f"http://{site.host}{LINKS_PAGE_PATH[site.languages[0]]}" if site.links_page else None,
         "pages": {},
@@ -73,6 +77,8 @@ def special_urls(web: "TestWeb") -> dict[str, str]:
             urls.setdefault(f"robots_{site.robots.replace('-', '_')}", f"http://{site.host}/robots.txt")
             if site.robots == "disallow":
                 urls.setdefault("robots_disallowed_page", f"http://{site.host}{PRIVATE_PATH}")
+        for number, url in enumerate(sitemap_urls(site)):
+            urls.setdefault(f"sitemap_{site.sitemap.replace('-', '_')}_{number}", url)
         if site.links_page:
             urls.setdefault("hub_links_page", f"http://{site.host}{LINKS_PAGE_PATH[site.languages[0]]}")
         if site.kind == DIRECTORY:
@@ -89,9 +95,11 @@ def build_truth(web: "TestWeb") -> dict:
     seeds = [site.home_url() for site in web.sites if site.kind == DIRECTORY]
     if web.real_sites is not None:
         sites += web.real_sites.truth_sites
-        # No generated page links to the real sites, so their roots are seeds of their own.
-        seeds += [f"http://{site['host']}/" for site in web.real_sites.truth_sites]
+        # No generated page links to the real sites: their hubs, or their roots, are seeds.
+        seeds += web.real_sites.seed_urls
+    extra = {"judging_cases": judging_truth(web.case_site)} if web.case_site is not None else {}
     return {
+        **extra,
         "seed": web.seed, "size": web.size, "pages_per_site": web.pages_per_site,
         "sites": sites,
         "seed_urls": seeds,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from .patterns import GlobalPattern, top_global_patterns
+from .patterns import GlobalPattern, SitePatterns, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, Pattern, base_language, check_languages, pattern_label
 
 TOKEN = re.compile(r"[^/.\-_?&=]+")
@@ -138,28 +138,75 @@ def apply_pattern(url: str, pattern: Pattern, *, forward: bool = True,
     return [g for g in dict.fromkeys(guesses) if g and g != url]
 
 
+def credible_site_patterns(site: SitePatterns, *, threshold: float, min_frequency: int) -> list[GlobalPattern]:
+    """The site's own credible patterns (C(k, w) ≥ threshold, p(k, w) ≥ min_frequency), as the
+    patterns deep_guesses applies, with the site's pairs as the examples of where a unit goes."""
+    return [GlobalPattern(e.pattern, e.local_credibility, e.local_credibility, 1, e.frequency,
+                          sorted(e.pairs)[:5])
+            for e in site.ranked() if e.local_credibility >= threshold and e.frequency >= min_frequency]
+
+
+# Language units so common that a guess with them is worth a request on any site, seen in this
+# crawl or not (our addition; the method guesses with the top-N global patterns only).  Per
+# language; the crawl's pair makes the patterns: (sr, en) gives ⟨sr, en⟩, ⟨rs, en⟩, ⟨lat, en⟩,
+# ⟨ε, en⟩ and ⟨sr, ε⟩.
+CONVENTIONAL_UNITS: dict[str, tuple[str, ...]] = {"sr": ("sr", "rs", "lat"), "en": ("en",)}
+
+
+def conventional_patterns(languages=DEFAULT_LANGUAGES) -> list[Pattern]:
+    """The globally credible patterns of a language pair: each unit of the first language with
+    each of the second's, and each unit against ε (the other side at the site's root)."""
+    first, second = check_languages(languages)
+    units_a, units_b = CONVENTIONAL_UNITS.get(first, (first,)), CONVENTIONAL_UNITS.get(second, (second,))
+    out = [(a, b) for a in units_a for b in units_b]
+    out += [("", b) for b in units_b] + [(units_a[0], "")]
+    return list(dict.fromkeys(out))
+
+
 def deep_guesses(pages: Mapping[str, str], paired_urls: Iterable[str],
                  global_patterns: Mapping[Pattern, GlobalPattern], *, top_n: int = 10,
-                 languages=DEFAULT_LANGUAGES) -> list[DeepGuess]:
-    """Guesses for pages (url → language) of the pair's languages with no counterpart yet."""
+                 languages=DEFAULT_LANGUAGES, site_patterns: Iterable[GlobalPattern] = (),
+                 conventions: Iterable[Pattern] = ()) -> list[DeepGuess]:
+    """Guesses for pages (url → language) of the pair's languages with no counterpart yet.
+
+    Patterns, most trusted first: ``site_patterns`` (the site's own credible patterns, applied
+    to every unpaired page of the site), the top-N by global credibility (the method), then
+    ``conventions`` (conventional_patterns; with the crawl's figures when it has seen them).
+    Guesses come pattern by pattern, so a cap on their number keeps the most trusted."""
     first, second = check_languages(languages)
     paired = set(paired_urls)
-    top = top_global_patterns(global_patterns, top_n)
+    ranked = list(site_patterns) + top_global_patterns(global_patterns, top_n)
+    ranked += [global_patterns.get(k) or GlobalPattern(k, 0.0, 0.0, 0, 0) for k in conventions]
+    top: dict[Pattern, GlobalPattern] = {}
+    for g in ranked:
+        top.setdefault(g.pattern, g)  # the most trusted occurrence of a pattern guesses with it
     out: list[DeepGuess] = []
     seen: set[tuple[str, str]] = set()
-    for url in sorted(pages):
-        lang = base_language(pages[url])
-        if url in paired or lang not in (first, second):
-            continue
-        forward = lang == first
-        expected = second if forward else first
-        for g in top:
-            for guess in apply_pattern(url, g.pattern, forward=forward, examples=g.examples):
-                if (url, guess) in seen:
+    for g in top.values():
+        for url in sorted(pages):
+            lang = base_language(pages[url])
+            if url in paired or lang not in (first, second):
+                continue
+            forward = lang == first
+            expected = second if forward else first
+            guessed = [x for form in _url_forms(url)
+                       for x in apply_pattern(form, g.pattern, forward=forward, examples=g.examples)]
+            for guess in guessed:
+                if (url, guess) in seen or guess == url:
                     continue
                 seen.add((url, guess))
                 out.append(DeepGuess(url, guess, g.pattern, lang, expected, g.credibility, forward))
     return out
+
+
+DIRECTORY_INDEX = "index.html"
+
+
+def _url_forms(url: str) -> list[str]:
+    """The URL, and for a directory URL also its index file: a home stored as / is /index.html on
+    a static site, and only that name has an -sr or _en twin to guess (/index-sr.html)."""
+    path = urlsplit(url).path
+    return [url, url + DIRECTORY_INDEX] if path.endswith("/") and not urlsplit(url).query else [url]
 
 
 def confirm_deep_pair(guess: DeepGuess, exists: bool, language: str) -> CandidatePair | None:

@@ -2,8 +2,8 @@
 
 Each function returns CandidatePair objects tagged with the method's name, with
 source_url in languages[0] (see records.py).  ``combine_candidates`` merges the
-output of all methods (including "deep" and "hreflang") and, optionally, keeps a
-one-to-one pairing.
+output of all methods (including "deep", "hreflang" and "switch") and, optionally, keeps a
+one-to-one pairing (one counterpart per page and script: see ``combine_candidates``).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .records import CandidatePair, Pattern, pattern_label
 
 LOCAL_THRESHOLD = 0.1  # the method's local credibility threshold
 THETA_UNNORMALIZED = 500.0  # the method's θ, on the Σ N(k,wᵢ)·C(k,wᵢ) scale
-METHOD_PRIORITY = {"hreflang": 0, "local": 1, "rescue_global": 2, "rescue_domain": 3, "deep": 4}
+METHOD_PRIORITY = {"hreflang": 0, "switch": 1, "local": 2, "rescue_global": 3, "rescue_domain": 4, "deep": 5}
 
 
 def _pairs(entry: PatternStats, method: str, score: float) -> list[CandidatePair]:
@@ -80,10 +80,17 @@ def rescue_domain_pairs(site: SitePatterns, domain: str | None, domain_credibili
     return out
 
 
-def combine_candidates(*groups: Iterable[CandidatePair], one_to_one: bool = True) -> list[CandidatePair]:
+def combine_candidates(*groups: Iterable[CandidatePair], one_to_one: bool = True,
+                       scripts: Mapping[str, str] | None = None) -> list[CandidatePair]:
     """Merge proposals of several methods.  The same pair proposed twice keeps the
     best-priority method and records all in ``methods``.  With ``one_to_one`` each
-    page keeps one counterpart: declared pairs first, then higher pattern score."""
+    page keeps one counterpart: declared pairs first, then higher pattern score.
+
+    ``scripts`` (url → "latn"/"cyrl" of the Serbian pages, scripts.serbian_scripts) lets one
+    page keep one counterpart *per script*: an English page may pair with both the Latin and
+    the Cyrillic Serbian page, which are two translations of it (two pairs), while each
+    Serbian page still keeps one English page."""
+    scripts = scripts or {}
     merged: dict[tuple[str, str], CandidatePair] = {}
     for group in groups:
         for cand in group:
@@ -99,13 +106,12 @@ def combine_candidates(*groups: Iterable[CandidatePair], one_to_one: bool = True
                                                      -c.score, c.key))
     if not one_to_one:
         return ordered
-    used_src: set[str] = set()
-    used_tgt: set[str] = set()
+    used: set[tuple[str, str]] = set()  # (page, script of its counterpart)
     kept = []
     for cand in ordered:
-        if cand.source_url in used_src or cand.target_url in used_tgt:
+        slots = ((cand.source_url, scripts.get(cand.target_url, "")), (cand.target_url, scripts.get(cand.source_url, "")))
+        if used & set(slots):
             continue
-        used_src.add(cand.source_url)
-        used_tgt.add(cand.target_url)
+        used.update(slots)
         kept.append(cand)
     return kept

@@ -2,7 +2,7 @@
 
 ``run_pairing`` mines every site (Def. 1–3), computes global credibility (Def. 4)
 and site credibility (Def. 5), and returns each method's proposals separately
-("local", "rescue_global", "rescue_domain", "hreflang"), the "deep" guesses to
+("local", "rescue_global", "rescue_domain", "hreflang", "switch"), the "deep" guesses to
 check, and the script variants.  After the fetcher has checked the guesses, the
 lead turns them into pairs with ``confirm_deep_pair`` and calls
 ``combine_candidates`` on everything.
@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .declared import SwitchLink, hreflang_pairs, switcher_pairs
-from .deep import DeepGuess, deep_guesses
+from .declared import hreflang_pairs
+from .deep import DeepGuess, conventional_patterns, credible_site_patterns, deep_guesses
 from .methods import (LOCAL_THRESHOLD, THETA_UNNORMALIZED, combine_candidates, domain_credibility,
                       local_pairs, rescue_domain_pairs, rescue_global_pairs)
 from .patterns import GlobalPattern, SitePatterns, global_credibility, mine_site_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
-from .scripts import ScriptVariant, script_variant_pairs, split_script_variants
+from .scripts import ScriptVariant, script_variant_pairs, serbian_scripts, split_script_variants
+from .switch import SwitchLink, switch_pairs
 
 
 @dataclass
@@ -39,6 +40,7 @@ class PairingConfig:
     min_domain_credibility: float = 0.3
     lowered_threshold: float = 0.03
     deep_top_n: int = 10
+    deep_conventions: bool = True  # also guess with ⟨sr, en⟩, ⟨rs, en⟩, ⟨ε, en⟩ … (deep.conventional_patterns)
     max_bucket_pairs: int | None = 1024
 
 
@@ -49,9 +51,10 @@ class PairingResult:
     by_method: dict[str, list[CandidatePair]]
     deep_guesses: list[DeepGuess]
     script_variants: list[ScriptVariant]
+    scripts: dict[str, str] = field(default_factory=dict)  # Serbian page url → latn / cyrl
 
     def combined(self, extra: Iterable[CandidatePair] = (), one_to_one: bool = True) -> list[CandidatePair]:
-        return combine_candidates(*self.by_method.values(), extra, one_to_one=one_to_one)
+        return combine_candidates(*self.by_method.values(), extra, one_to_one=one_to_one, scripts=self.scripts)
 
 
 def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None) -> PairingResult:
@@ -64,8 +67,9 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
     domains = {s.site: s.domain for s in sites if s.domain}
     domain_cred = domain_credibility(mined.values(), domains)
     by_method: dict[str, list[CandidatePair]] = {m: [] for m in
-                                                 ("local", "rescue_global", "rescue_domain", "hreflang")}
+                                                 ("local", "rescue_global", "rescue_domain", "hreflang", "switch")}
     guesses: list[DeepGuess] = []
+    conventions = conventional_patterns(languages) if config.deep_conventions else []
     variants: list[ScriptVariant] = []
     for s in sites:
         sp = mined[s.site]
@@ -77,12 +81,18 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
             sp, s.domain, domain_cred, min_domain_credibility=config.min_domain_credibility,
             lowered_threshold=config.lowered_threshold, local_threshold=config.local_threshold,
             min_frequency=config.min_frequency)
-        declared = hreflang_pairs(languages_of, s.alternates, languages=languages)
-        declared += switcher_pairs(languages_of, s.switch_links, languages=languages)
-        kept, same_language = split_script_variants(declared, languages_of)
+        kept, same_language = split_script_variants(hreflang_pairs(languages_of, s.alternates, languages=languages),
+                                                    languages_of)
+        switched, same_script = split_script_variants(switch_pairs(languages_of, s.switch_links, languages=languages),
+                                                      languages_of)
         by_method["hreflang"] += kept
+        by_method["switch"] += switched
+        same_language += same_script
         declared_scripts = [(a, b) for a, alts in s.alternates.items() for b in alts.values()]
         variants += script_variant_pairs(s.pages, declared=declared_scripts) + same_language
         paired = {u for group in by_method.values() for c in group for u in c.key}
-        guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages)
-    return PairingResult(mined, global_patterns, by_method, guesses, variants)
+        own = credible_site_patterns(sp, threshold=config.local_threshold, min_frequency=config.min_frequency)
+        guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages,
+                                site_patterns=own, conventions=conventions)
+    scripts = {url: code for s in sites for url, code in serbian_scripts(s.pages).items()}
+    return PairingResult(mined, global_patterns, by_method, guesses, variants, scripts)

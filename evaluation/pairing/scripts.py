@@ -59,6 +59,11 @@ def _word_grams(text: str) -> Counter:
     return Counter(zip(words, words[1:])) if len(words) > 1 else Counter(words)
 
 
+def serbian_scripts(pages: Iterable[PageRecord]) -> dict[str, str]:
+    """url → "latn"/"cyrl" of the Serbian pages whose script is known (combine_candidates' ``scripts``)."""
+    return {p.url: p.script_code for p in pages if p.base_lang == "sr" and p.script_code in ("latn", "cyrl")}
+
+
 def is_script_variant_pair(lang_a: str, lang_b: str) -> bool:
     """Both pages Serbian (any script): never an sr–en translation pair."""
     return base_language(lang_a) == "sr" and base_language(lang_b) == "sr"

@@ -15,7 +15,8 @@ treats it as Sim = 0.
 
 The content check is our addition (the method lacks it): both languages
 confirmed, the pair is not two script variants of one Serbian text, a text-length
-ratio within bounds, and optionally STRAND structure (dp ≤ max_dp), read from the
+ratio within bounds, neither side left untranslated (untranslated.py: a body in the
+other language under a translated menu), and optionally STRAND structure (dp ≤ max_dp), read from the
 pages' HTML or, in a crawl, from the tag signatures stored with the pages.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from urllib.parse import urldefrag
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
+from .untranslated import untranslated_reason
 from .strand import MAX_TOKENS, linearize, signature_tokens, strand_scores_of_tokens, visible_text
 
 SCALES = ("normalized", "unnormalized", "unit")
@@ -94,7 +96,8 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
                 languages=DEFAULT_LANGUAGES, alpha: float = 0.5, threshold: float = 0.0,
                 check_content: bool = True, length_ratio: tuple[float, float] = (0.33, 3.0),
                 check_structure: bool = False, max_dp: float = 0.5,
-                max_transliteration_similarity: float = 0.8, no_links: str = "keep") -> PairVerdict:
+                max_transliteration_similarity: float = 0.8, no_links: str = "keep",
+                check_untranslated: bool = True) -> PairVerdict:
     """Verdict on one candidate pair: keep or filter, with the reason and all scores."""
     first, second = check_languages(languages)
     low, high = length_ratio
@@ -128,6 +131,11 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
         scores["transliteration_similarity"] = translit
         if translit >= max_transliteration_similarity:
             return PairVerdict(False, "one page is the other transliterated (script variants)", scores)
+    if check_untranslated:
+        reason, figures = untranslated_reason(source, target, texts, (first, second))
+        scores.update(figures)
+        if reason:
+            return PairVerdict(False, reason, scores)
     if check_structure:
         structures = _structure(source), _structure(target)
         scores["structure_checked"] = all(structures)

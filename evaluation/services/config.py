@@ -16,6 +16,7 @@ class PairsSettings:
     lowered_threshold: float = 0.03       # ...get this lower local threshold
     deep_top_n: int = 10                  # method "deep": top 10 patterns by global credibility
     deep_max_guesses: int = 200           # guesses recorded per site and scoring run
+    deep_conventions: bool = True         # our addition: also guess with ⟨sr, en⟩, ⟨rs, en⟩, ⟨lat, en⟩, ⟨ε, en⟩, ⟨sr, ε⟩
     deep_checks: bool = True              # enqueue check_deep_pages (HEAD requests) after scoring
     deep_checks_per_job: int = 50
     filter_top_n: int = 30                # Def. 9: top 30 patterns by global credibility

@@ -15,11 +15,15 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef
 
 from crawlweb.models import Link, Page, Site
-from evaluation.pairing.declared import SwitchLink
+from evaluation.pairing.switch import SwitchLink
 from evaluation.pairing.pipeline import SiteInput
 from evaluation.pairing.records import PageRecord
+from frontier.models import Target
 
 SWITCHER_TEXT_MAX = 40  # a language switcher's label is short ("English", "SRP", a flag's alt)
+# Links that may be a language switch: <a>, image-map areas, onclick targets and the targets the
+# parser read speculatively from scripts (Link.kind "script"), which JS-driven switches leave.
+SWITCH_KINDS = ("a", "area", "onclick", "script")
 
 
 def crawl_sites(crawl_id: int) -> list[int]:
@@ -98,6 +102,12 @@ def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = Fa
         page_by_url.setdefault(page.url, page)
     for page in pages:
         page_by_url.setdefault(page.final_url, page)
+    # Other URLs that led to a stored page (/index.html of the page stored as /, a duplicate's URL):
+    # a switch or a declaration written with them still names that page.
+    by_id = {page.pk: page for page in pages}
+    for url, page_id in Target.objects.filter(crawl_id=crawl_id, page__in=pages).values_list("url", "page_id"):
+        if page_id in by_id:
+            page_by_url.setdefault(url, by_id[page_id])
     outlinks: dict[int, list[str]] = defaultdict(list)
     alternates: dict[str, dict[str, str]] = defaultdict(dict)
     switches: list[SwitchLink] = []
@@ -107,18 +117,33 @@ def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = Fa
     for page_id, target, kind, hreflang, anchor, alt, src, _out in links:
         if kind == "alternate" and hreflang:
             alternates[url_of[page_id]][hreflang] = _page_url(page_by_url, target)
-        elif kind == "a":
+            continue
+        if kind == "a":
             outlinks[page_id].append(target)
+        if kind in SWITCH_KINDS:
             other = page_by_url.get(target)
             if other is not None and other.url != url_of[page_id] and (len(anchor) <= SWITCHER_TEXT_MAX or alt or src):
-                switches.append(SwitchLink(url_of[page_id], other.url, anchor, src, alt, "", other.language))
+                switches.append(SwitchLink(url_of[page_id], other.url, anchor, src, alt, "", other.language,
+                                           hreflang=hreflang, kind=kind))
     records = {p.url: PageRecord(p.url, p.language, p.script, len(p.text), tuple(outlinks.get(p.pk, ())),
                                  text=p.text[:TEXT_FOR_CHECKS], structure=p.tag_signature if structure else "")
                for p in pages}
     domain = public_suffix(site)
+    _add_sitemap_alternates(alternates, pages, page_by_url)
     site_input = SiteInput(site.name, list(records.values()), domain, dict(alternates), switches)
     return LoadedSite(site, group, pages, records, page_by_url, site_input, domain,
                       {p.url: p.language for p in pages})
+
+
+def _add_sitemap_alternates(alternates: dict[str, dict[str, str]], pages: list[Page],
+                            page_by_url: dict[str, Page]) -> None:
+    """A sitemap's ``xhtml:link`` alternates (Links of kind "sitemap-alternate" on the sitemap, the
+    declaring page's URL as anchor_text) are the declaration ``<link rel=alternate hreflang>`` makes
+    in the page's head; where both declare one language, the page's own wins."""
+    declared = (Link.objects.filter(page__in=pages, kind="sitemap-alternate").exclude(hreflang="")
+                .values_list("anchor_text", "hreflang", "target_url"))
+    for declaring, hreflang, target in declared:
+        alternates[_page_url(page_by_url, declaring)].setdefault(hreflang, _page_url(page_by_url, target))
 
 
 def _page_url(page_by_url: dict[str, Page], url: str) -> str:

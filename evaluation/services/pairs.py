@@ -12,20 +12,29 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant
-from evaluation.pairing.declared import hreflang_pairs, switcher_pairs
-from evaluation.pairing.deep import DeepGuess, confirm_deep_pair, deep_guesses
+from evaluation.pairing.declared import hreflang_pairs
+from evaluation.pairing.switch import switch_pairs
+from evaluation.pairing.deep import (
+    DeepGuess,
+    confirm_deep_pair,
+    conventional_patterns,
+    credible_site_patterns,
+    deep_guesses,
+)
 from evaluation.pairing.methods import (
     combine_candidates,
     local_pairs,
     rescue_domain_pairs,
     rescue_global_pairs,
 )
-from evaluation.pairing.records import base_language
-from evaluation.pairing.scripts import script_variant_pairs, split_script_variants
+from evaluation.pairing.records import base_language, script_of
+from evaluation.pairing.scripts import script_variant_pairs, serbian_scripts, split_script_variants
 from evaluation.pairing.similarity import filter_pairs, pattern_weights
 from evaluation.services.patterns import lock_site
+from training.learn.page_body import SiteLines
+from training.promoted import pair_decider
 
-METHODS = ("hreflang", "local", "rescue_global", "rescue_domain", "deep")
+METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep")
 ONE_TO_ONE_REASON = "one-to-one: a page of this pair is paired with a better candidate"
 
 
@@ -47,10 +56,12 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
         mined, loaded.domain, domain_credibilities, min_domain_credibility=cfg.min_domain_credibility,
         lowered_threshold=cfg.lowered_threshold, local_threshold=cfg.local_threshold, min_frequency=cfg.min_frequency)
     s = loaded.site_input
-    declared = hreflang_pairs(loaded.languages_of, s.alternates, languages=languages)
-    declared += switcher_pairs(loaded.languages_of, s.switch_links, languages=languages)
-    kept, same_language = split_script_variants(declared, loaded.languages_of)
-    out.by_method["hreflang"] = kept
+    kept, same_language = split_script_variants(hreflang_pairs(loaded.languages_of, s.alternates, languages=languages),
+                                                loaded.languages_of)
+    switched, same_script = split_script_variants(switch_pairs(loaded.languages_of, s.switch_links, languages=languages),
+                                                  loaded.languages_of)
+    out.by_method["hreflang"], out.by_method["switch"] = kept, switched
+    same_language += same_script
     declared_scripts = [(a, b) for a, alts in s.alternates.items() for b in alts.values()]
     out.variants = script_variant_pairs(s.pages, declared=declared_scripts) + same_language
     paired = {u for group in out.by_method.values() for c in group for u in c.key}
@@ -58,8 +69,19 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
     # min_frequency pages within one site.  Coincidences (⟨6, 5⟩ from izvestaj-6 ↔ izvestaj-5,
     # ⟨kontakt, usluge⟩ once on each of many sites) would otherwise sit among the top 10.
     conventions = {k: g for k, g in global_patterns.items() if k in convention_patterns}
-    out.guesses = deep_guesses(loaded.languages_of, paired, conventions, top_n=cfg.deep_top_n,
-                               languages=languages)[:cfg.deep_max_guesses]
+    # Every unpaired page of a site with a credible pattern of its own gets that pattern's guess
+    # (not only when the pattern is among the crawl's top N), and the globally conventional ones.
+    own = credible_site_patterns(mined, threshold=cfg.local_threshold, min_frequency=cfg.min_frequency)
+    # The conventional guesses only on a site that shows both languages: on a monolingual site (a web
+    # directory, a Croatian shop) each of its pages cost five HEAD requests for nothing.
+    both = set(languages) <= set(loaded.languages_of.values())
+    common = conventional_patterns(languages) if cfg.deep_conventions and both else []
+    # Guess from every URL of a page, not only the one it is stored under: the home stored as /
+    # is also /index.html, whose -sr twin (/index-sr.html) only that URL can guess.
+    by_any_url = {u: loaded.languages_of[p.url] for u, p in loaded.page_by_url.items() if p.url in loaded.languages_of}
+    paired = {u for u, p in loaded.page_by_url.items() if p.url in paired} | paired
+    out.guesses = deep_guesses(by_any_url, paired, conventions, top_n=cfg.deep_top_n, languages=languages,
+                               site_patterns=own, conventions=common)[:cfg.deep_max_guesses]
     return out
 
 
@@ -74,15 +96,15 @@ def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages)
     pairs = []
     checks = DeepCheck.objects.filter(crawl_id=crawl_id, site=loaded.site)
     for check in checks:
-        page = loaded.page_by_url.get(check.guessed_url)
-        if page is None or check.page_url not in loaded.records:
+        page, own = loaded.page_by_url.get(check.guessed_url), loaded.page_by_url.get(check.page_url)
+        if page is None or own is None or own.url not in loaded.records:
             continue
         if check.checked_at is None:  # the crawl fetched it: no HEAD request needed
             DeepCheck.objects.filter(pk=check.pk).update(exists=True, outcome="stored page of the crawl",
                                                          checked_at=timezone.now())
-        forward = base_language(loaded.languages_of.get(check.page_url)) == languages[0]
-        guess = DeepGuess(check.page_url, page.url, (check.source_unit, check.target_unit),
-                          loaded.languages_of.get(check.page_url, ""), check.expected_language,
+        forward = base_language(loaded.languages_of.get(own.url)) == languages[0]
+        guess = DeepGuess(own.url, page.url, (check.source_unit, check.target_unit),
+                          loaded.languages_of.get(own.url, ""), check.expected_language,
                           check.pattern_credibility, forward)
         pair = confirm_deep_pair(guess, True, page.language)
         if pair is not None:
@@ -91,17 +113,22 @@ def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages)
 
 
 def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, languages):
-    """All proposals merged; the one-to-one choice; the filter's verdict on the chosen ones."""
+    """All proposals merged; the one-to-one choice; the filter's verdict on every candidate.
+
+    Returns (candidate, verdict, chosen) triples. The candidates the one-to-one choice drops are read
+    by the filter too (and stored removed, with the filter's scores), so a promoted pair classifier
+    can decide among them and the evaluation's "removed" stratum shows what they were."""
     groups = [proposals.by_method.get(m, []) for m in METHODS if m != "deep"] + [deep]
     everything = combine_candidates(*groups, one_to_one=False)
-    chosen = {c.key for c in combine_candidates(*groups, one_to_one=True)}
+    scripts = serbian_scripts(loaded.records.values())
+    chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}
     weights = pattern_weights(global_patterns, top_n=cfg.filter_top_n, scale=cfg.filter_scale)
     verdicts = dict((c.key, v) for c, v in filter_pairs(
-        [c for c in everything if c.key in chosen], loaded.records, weights, languages=languages,
+        everything, loaded.records, weights, languages=languages,
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
         max_dp=cfg.structure_max_dp))
-    return [(c, verdicts.get(c.key)) for c in everything]
+    return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
 
 
 @transaction.atomic
@@ -109,12 +136,17 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
     """Upsert by (crawl, source URL, target URL); pairs the site no longer proposes are removed."""
     lock_site(crawl_id, loaded.site)
     existing = {(p.source_url, p.target_url): p for p in CandidatePair.objects.filter(crawl_id=crawl_id, site=loaded.site)}
-    new, changed = [], []
-    for cand, verdict in judged:
+    new, changed, read = [], [], []
+    for cand, verdict, chosen in judged:
         row = existing.pop(cand.key, None) or CandidatePair(crawl_id=crawl_id, site=loaded.site,
                                                              source_url=cand.source_url, target_url=cand.target_url)
-        _fill(row, cand, verdict, loaded, languages)
+        _fill(row, cand, verdict, chosen, loaded, languages)
+        if verdict is not None:
+            read.append(row)
         (changed if row.pk else new).append(row)
+    decide = pair_decider(crawl_id, loaded.site.pk)  # a promoted pair classifier decides kept; None: the filter
+    if decide is not None:
+        decide(read, SiteLines.from_texts(page.text or "" for page in loaded.pages))
     CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
     CandidatePair.objects.bulk_update(changed, FIELDS, batch_size=500)
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)
@@ -126,7 +158,7 @@ FIELDS = ["source_page", "target_page", "method", "methods", "pattern_source_uni
           "source_language", "target_language", "languages_confirmed"]
 
 
-def _fill(row: CandidatePair, cand, verdict, loaded, languages) -> None:
+def _fill(row: CandidatePair, cand, verdict, chosen: bool, loaded, languages) -> None:
     source, target = loaded.page_by_url.get(cand.source_url), loaded.page_by_url.get(cand.target_url)
     row.source_page, row.target_page = source, target
     row.method, row.methods = cand.method, sorted(cand.methods)
@@ -142,7 +174,24 @@ def _fill(row: CandidatePair, cand, verdict, loaded, languages) -> None:
         return
     row.kept, row.reason = verdict.keep, verdict.reason[:300]
     row.scores = {k: v for k, v in verdict.scores.items() if isinstance(v, (int, float, bool))}
+    row.scores["filter_kept"] = verdict.keep
+    if not chosen:
+        row.kept, row.reason = False, f"{ONE_TO_ONE_REASON} (filter: {'kept' if verdict.keep else 'removed'})"
+        row.scores["one_to_one_dropped"] = True
+    script = _serbian_script(source, target)
+    if script:  # a Latin and a Cyrillic page may each pair with one English page: say which this is
+        row.scores["script"] = script
     row.similarity, row.sim_same, row.sim_pattern = (verdict.scores.get(k) for k in ("sim", "sim_same", "sim_pattern"))
+
+
+def _serbian_script(*pages) -> str:
+    """"latn" / "cyrl" of the pair's Serbian page, when known."""
+    for page in pages:
+        if page is not None and base_language(page.language) == "sr":
+            code = script_of(page.language, page.script)
+            if code in ("latn", "cyrl"):
+                return code
+    return ""
 
 
 def _store_variants(crawl_id: int, loaded, variants) -> None:

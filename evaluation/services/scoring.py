@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 from crawlweb.models import Crawl, Site
+from crawlweb.services.site_language import settle_site_languages
 from evaluation.models import (
     CandidatePair,
     DeepCheck,
@@ -22,7 +24,7 @@ from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import check_languages
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings, crawl_languages
-from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site
+from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
 from evaluation.services.patterns import (
     refresh_global_patterns,
     store_site_patterns,
@@ -44,9 +46,9 @@ class ScoreSummary:
     group_ids: list[int] = field(default_factory=list)
 
     def add(self, judged, variants) -> None:
-        for cand, verdict in judged:
+        for cand, verdict, chosen in judged:
             self.by_method[cand.method] = self.by_method.get(cand.method, 0) + 1
-            if verdict is not None and verdict.keep:
+            if chosen and verdict is not None and verdict.keep:
                 self.kept_by_method[cand.method] = self.kept_by_method.get(cand.method, 0) + 1
         self.script_variants += len(variants)
 
@@ -61,6 +63,11 @@ def _retire(crawl_id: int, members) -> None:
 
 
 def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+    # Each Site's variety corrects its pages' labels before pairs are looked for (a Serbian page
+    # called Bosnian, a Croatian site's pages called Serbian): site_language.py. Every member of
+    # the group is settled on its own pages: en.x.rs and x.rs are one pairing group, not one site.
+    for member in site_group(crawl_id, site, cfg.group_max_sites):
+        settle_site_languages(crawl_id, member.pk)
     loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
     _retire(crawl_id, loaded.group[1:])
     if not loaded.pages:
@@ -97,19 +104,26 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) ->
     return summary
 
 
-def score_crawl(crawl_id: int, cfg: PairsSettings | None = None) -> ScoreSummary:
-    """Every site: mine all (phase 1), global credibility once, then pair all (phase 2)."""
+def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
+                progress: Callable[[str, int, int, ScoreSummary], None] | None = None) -> ScoreSummary:
+    """Every site: mine all (phase 1), global credibility once, then pair all (phase 2).
+    ``progress(phase, sites done, sites in the phase, summary so far)`` is told after each site."""
     cfg = cfg or PairsSettings.current()
     crawl = Crawl.objects.get(pk=crawl_id)
     languages = check_languages(crawl_languages(crawl))
     summary = ScoreSummary()
     mined_sites = []
-    for site in Site.objects.filter(pk__in=canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)):
+    sites = list(Site.objects.filter(pk__in=canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)))
+    for done, site in enumerate(sites, 1):
         loaded, mined = _mine(crawl_id, site, cfg, languages)
         if mined is not None:
             mined_sites.append((loaded, mined))
+        if progress:
+            progress("mining patterns", done, len(sites), summary)
     global_patterns = refresh_global_patterns(crawl_id)
     domains = stored_domain_credibility(crawl_id)
-    for loaded, mined in mined_sites:
+    for done, (loaded, mined) in enumerate(mined_sites, 1):
         _pair(crawl_id, loaded, mined, global_patterns, domains, cfg, languages, summary)
+        if progress:
+            progress("pairing", done, len(mined_sites), summary)
     return summary

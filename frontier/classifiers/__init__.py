@@ -5,5 +5,5 @@
 - bs_detector: Bilingual Site Detector decision (link predictor + language of a few pages)
 - link_classifier / text_normalize: Naive Bayes Backlink and Forward-Link classifiers
 - switcher_examples / real_sites / predictor_training: training data and evaluation
-  (scripts/train_link_predictor.py rebuilds data/link_predictor.joblib)
+  (scripts/train_link_predictor.py rebuilds data/link_predictor.json, read by shipped_link_predictor)
 """

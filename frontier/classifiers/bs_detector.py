@@ -5,7 +5,7 @@ the pages behind links whose score is at least the minimum likelihood, best firs
 the input page's own language ("this handles cases in which a page in a given language only
 contains a link to its translation"). The site is bilingual when both languages of the pair are
 seen. We stop fetching as soon as they are (the paper's cost measure is pages downloaded) and
-after ``max_fetches`` pages. Fetching and identification are the caller's (``fetch_language``
+after ``max_fetches`` pages (see detect_bilingual for what it reads beyond the paper). Fetching and identification are the caller's (``fetch_language``
 returns a language code, or None when the page could not be fetched or identified).
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin
 import numpy as np
 
 from frontier.classifiers.link_features import LinkContext
+from frontier.classifiers.switch_hints import language_swaps, same_site, switch_language
 
 
 class ScoresLinks(Protocol):
@@ -39,6 +40,78 @@ def base_language(code: str | None) -> str | None:
     return code.strip().replace("_", "-").split("-")[0].lower() or None
 
 
+GUESS_SCORE = 0.5  # a URL guessed by swapping a language unit: read after the links that name a language
+MAX_EXPANSIONS = 2  # pages read beyond the input page whose own links are read too
+
+
+@dataclass
+class _Candidate:
+    url: str
+    score: float
+    why: str  # "predicted", "switch" (its marks name a language of the pair) or "guess" (a swapped URL unit)
+    names: str | None = None  # the language the switch names
+
+
+class _Candidates:
+    """The pages the detector may read, best first: a link naming a language not seen yet beats
+    everything; a link beats a URL guess; then the Link Predictor's score."""
+
+    def __init__(self, pair: tuple[str, str], min_likelihood: float, predictor: ScoresLinks):
+        self.pair, self.min_likelihood, self.predictor = pair, min_likelihood, predictor
+        self.by_url: dict[str, _Candidate] = {}
+        self.done: set[str] = set()
+
+    def add_links(self, page_url: str, links: Sequence[LinkContext]) -> None:
+        links = list(links)
+        scores = self.predictor.predict_proba(links) if links else np.zeros(0)
+        page = urldefrag(page_url)[0]
+        self.done.add(page)
+        for link, score in zip(links, scores):
+            try:
+                url = urldefrag(urljoin(page_url, link.url.strip()))[0]
+            except ValueError:  # a malformed URL on a crawled page cannot be fetched anyway
+                continue
+            if url == page:
+                continue
+            # A switch stays on its site (its other-language subdomain included): a hub's link
+            # "primer.rs" names a site, not a language.
+            names = switch_language(link, self.pair) if same_site(url, page) else None
+            if score >= self.min_likelihood:
+                self._offer(_Candidate(url, float(score), "predicted", names))
+            elif names:
+                self._offer(_Candidate(url, float(score), "switch", names))
+
+    def add_guesses(self, page_url: str, language: str | None) -> None:
+        """The page's URL with its language unit swapped for the pair's other language."""
+        language = base_language(language)
+        if language not in self.pair:
+            return
+        other = self.pair[1] if language == self.pair[0] else self.pair[0]
+        for url in language_swaps(urldefrag(page_url)[0], language, other):
+            self._offer(_Candidate(url, GUESS_SCORE, "guess", other))
+
+    def _offer(self, candidate: _Candidate) -> None:
+        if candidate.url in self.done:
+            return
+        known = self.by_url.get(candidate.url)
+        if known is None or (candidate.score, bool(candidate.names)) > (known.score, bool(known.names)):
+            self.by_url[candidate.url] = candidate
+
+    @property
+    def predicted(self) -> int:
+        return sum(1 for c in self.by_url.values() if c.why == "predicted")
+
+    def next(self, seen: set[str]) -> _Candidate | None:
+        missing = set(self.pair) - seen
+        left = [c for c in self.by_url.values() if c.url not in self.done
+                and (c.why == "predicted" or c.names in missing)]
+        if not left:
+            return None
+        best = min(left, key=lambda c: (c.names not in missing, c.why == "guess", -c.score, c.url))
+        self.done.add(best.url)
+        return best
+
+
 def detect_bilingual(
     page_url: str,
     page_lang: str | None,
@@ -48,7 +121,15 @@ def detect_bilingual(
     min_likelihood: float = 0.8,
     pair: tuple[str, str] = ("sr", "en"),
     max_fetches: int = 5,
+    follow: Callable[[str], Sequence[LinkContext]] | None = None,
 ) -> DetectorVerdict:
+    """``follow(url)``: the links of a page the detector read (None: read the input page's links only).
+
+    Beyond the paper's step 2, the detector reads links whose own marks name a language of the
+    pair (switch_hints.switch_language) when the Link Predictor ranks them low, guesses the other
+    side of a page whose URL carries a language unit, and reads the links of up to MAX_EXPANSIONS
+    pages it read (a language chooser or a script redirect leads to a page whose own switch
+    leads on)."""
     if not 0.0 <= min_likelihood <= 1.0:
         raise ValueError(f"min_likelihood must be in [0, 1], got {min_likelihood}")
     if max_fetches < 0:
@@ -56,33 +137,30 @@ def detect_bilingual(
     wanted = {base_language(c) for c in pair}
     if len(pair) != 2 or len(wanted) != 2 or None in wanted:
         raise ValueError(f"pair must name two different languages, got {pair!r}")
+    pair = (base_language(pair[0]), base_language(pair[1]))
 
     seen: set[str] = set()
     if base_language(page_lang):
         seen.add(base_language(page_lang))
-    scores = predictor.predict_proba(list(links)) if links else np.zeros(0)
-
-    # Best score per distinct absolute URL; the input page itself teaches nothing new.
-    page = urldefrag(page_url)[0]
-    best: dict[str, float] = {}
-    for link, score in zip(links, scores):
-        try:
-            url = urldefrag(urljoin(page_url, link.url.strip()))[0]
-        except ValueError:  # a malformed URL on a crawled page cannot be fetched anyway
-            continue
-        if url != page and score >= min_likelihood and score > best.get(url, -1.0):
-            best[url] = float(score)
-    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
-
-    verdict = DetectorVerdict(bilingual=False, candidates=len(ranked))
-    for url, score in ranked:
-        if wanted <= seen or verdict.pages_downloaded >= max_fetches:
+    candidates = _Candidates(pair, min_likelihood, predictor)
+    candidates.add_links(page_url, links)
+    candidates.add_guesses(page_url, page_lang)
+    verdict = DetectorVerdict(bilingual=False, candidates=candidates.predicted)
+    expansions = 0
+    while not wanted <= seen and verdict.pages_downloaded < max_fetches:
+        chosen = candidates.next(seen)
+        if chosen is None:
             break
-        language = fetch_language(url)
+        language = fetch_language(chosen.url)
         verdict.pages_downloaded += 1
-        verdict.evidence.append({"url": url, "score": score, "language": language})
+        verdict.evidence.append({"url": chosen.url, "score": chosen.score, "language": language, "why": chosen.why})
         if base_language(language):
             seen.add(base_language(language))
+        if base_language(language) in wanted and not wanted <= seen:
+            candidates.add_guesses(chosen.url, language)
+            if follow is not None and expansions < MAX_EXPANSIONS:
+                expansions += 1
+                candidates.add_links(chosen.url, follow(chosen.url))
     verdict.bilingual = wanted <= seen
     verdict.languages_seen = sorted(seen)
     return verdict

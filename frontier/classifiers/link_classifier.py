@@ -17,8 +17,7 @@ forward pages.
 """
 from __future__ import annotations
 
-import io
-import pickle
+import json
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -28,9 +27,19 @@ from sklearn.naive_bayes import MultinomialNB
 
 from frontier.classifiers.text_normalize import Normalizer
 from frontier.classifiers.tokens import host_words, path_words, words
+from training.learn.model_data import (
+    ModelDataError, integer, list_of, number, parse_model_data, register_format, text,
+)
 
-MAGIC = b"LINKNB\x00"
-VERSION = 1
+# Stored as data (training/learn/model_data.py): the vocabulary and the Naive Bayes log-probabilities,
+# never a pickle, so a row of the database cannot run code in the workers that load it.
+FORMAT, VERSION = "link-classifier-data", 1
+PICKLED_MAGIC = b"LINKNB\x00"  # what versions before stored: pickled objects, refused now
+register_format(FORMAT, VERSION, {
+    "pair": list_of(text, min_length=2), "alpha": number, "weighting": text,
+    "vocabulary": list_of(text), "classes": list_of(integer, min_length=2),
+    "class_log_prior": list_of(number), "feature_log_prob": list_of(list_of(number)),
+})
 PRIMARY, SECONDARY, RESERVE = 1, 2, 3
 
 
@@ -123,32 +132,47 @@ class LinkClassifier:
         return self.model.predict_proba(X)[:, list(self.model.classes_).index(1)]
 
     def to_bytes(self) -> bytes:
-        """Versioned bytes for a database column. Only load bytes this system wrote (pickle)."""
-        buffer = io.BytesIO()
-        pickle.dump(
-            {"version": VERSION, "pair": self.pair, "alpha": self.alpha, "weighting": self.weighting,
-             "vectorizer": self.vectorizer, "model": self.model},
-            buffer,
-            protocol=pickle.HIGHEST_PROTOCOL,
-        )
-        return MAGIC + VERSION.to_bytes(2, "big") + buffer.getvalue()
+        """The classifier as JSON data for a database column (from_bytes reads it back)."""
+        data = {"format": FORMAT, "version": VERSION, "pair": list(self.pair), "alpha": float(self.alpha),
+                "weighting": self.weighting, "vocabulary": [str(f) for f in self.vectorizer.feature_names_],
+                "classes": [int(c) for c in self.model.classes_],
+                "class_log_prior": [float(v) for v in self.model.class_log_prior_],
+                "feature_log_prob": [[float(v) for v in row] for row in self.model.feature_log_prob_]}
+        return json.dumps(data, separators=(",", ":")).encode("utf-8")
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LinkClassifier":
+        """A classifier from to_bytes() data; anything else (a pickle, other JSON) raises ModelBytesError."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ModelBytesError(f"expected bytes, got {type(data).__name__}")
         data = bytes(data)
-        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 2:
-            raise ModelBytesError("these bytes are not a stored link classifier")
-        version = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 2], "big")
-        if version != VERSION:
-            raise ModelBytesError(f"stored link classifier is version {version}; this code reads version {VERSION}")
+        if data.startswith(PICKLED_MAGIC):
+            raise ModelBytesError("stored link classifier is a pickle (written by an older version); it is refused "
+                                  "because loading it could run code: the crawl trains a new one")
         try:
-            payload = pickle.loads(data[len(MAGIC) + 2 :])
-        except Exception as exc:
-            raise ModelBytesError(f"stored link classifier is damaged: {exc}") from exc
-        return cls(payload["vectorizer"], payload["model"], payload["pair"], payload["alpha"],
-                   payload.get("weighting", "counts"))
+            params = parse_model_data(data, FORMAT)
+            return cls._from_params(params)
+        except ModelDataError as exc:
+            raise ModelBytesError(f"not a stored link classifier: {exc}") from None
+
+    @classmethod
+    def _from_params(cls, params: dict) -> "LinkClassifier":
+        vocabulary, classes = params["vocabulary"], params["classes"]
+        log_prob = np.asarray(params["feature_log_prob"], dtype=float) if params["feature_log_prob"] else None
+        if (len(set(vocabulary)) != len(vocabulary) or log_prob is None
+                or log_prob.shape != (len(classes), len(vocabulary)) or len(params["class_log_prior"]) != len(classes)):
+            raise ModelDataError("vocabulary, classes and log-probabilities do not fit together")
+        if params["weighting"] not in WEIGHTINGS:
+            raise ModelDataError(f"unknown weighting {params['weighting']!r}")
+        vectorizer = DictVectorizer()
+        vectorizer.feature_names_ = list(vocabulary)
+        vectorizer.vocabulary_ = {name: i for i, name in enumerate(vocabulary)}
+        model = MultinomialNB(alpha=params["alpha"])
+        model.classes_ = np.asarray(classes)
+        model.class_log_prior_ = np.asarray(params["class_log_prior"], dtype=float)
+        model.feature_log_prob_ = log_prob
+        model.n_features_in_ = len(vocabulary)
+        return cls(vectorizer, model, tuple(params["pair"]), params["alpha"], params["weighting"])
 
 
 def layer_for_probability(p: float, primary: float = 0.8, secondary: float = 0.5) -> int:

@@ -6,30 +6,19 @@ scaling fitted on held-out folds. A linear SVM suits sparse binary text features
 milliseconds, and the calibration folds are deterministic (StratifiedKFold without shuffling);
 SVC(probability=True) would do the same Platt fit but with a slower kernel solver and libsvm's own
 internal randomness. class_weight="balanced" because translation links are a few percent of links.
+A trained predictor is stored as data, never pickled: training/learn/link_model.py (LinkModel) holds its
+numbers and scores links with them; the shipped one is frontier/classifiers/shipped_link_predictor.py.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Sequence
 
-import joblib
 import numpy as np
-import sklearn
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.svm import LinearSVC
 
 from frontier.classifiers.link_features import LinkContext, extract_link_features
-
-FORMAT = "link-predictor"
-VERSION = 1
-DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "link_predictor.joblib"
-
-
-class ModelFileError(ValueError):
-    """A saved model file is missing, foreign or of another version."""
-
 
 def _feature_dicts(links: Sequence[LinkContext]) -> list[dict[str, int]]:
     for i, link in enumerate(links):
@@ -69,40 +58,3 @@ class LinkPredictor:
         X = self.vectorizer.transform(_feature_dicts(links))
         positive = list(self.model.classes_).index(1)
         return self.model.predict_proba(X)[:, positive]
-
-    def save(self, path: str | Path) -> None:
-        payload = {
-            "format": FORMAT,
-            "version": VERSION,
-            "sklearn": sklearn.__version__,
-            "vectorizer": self.vectorizer,
-            "model": self.model,
-            "meta": self.meta,
-        }
-        joblib.dump(payload, Path(path), compress=3)
-
-    @classmethod
-    def load(cls, path: str | Path) -> "LinkPredictor":
-        path = Path(path)
-        if not path.is_file():
-            raise ModelFileError(f"no link predictor model at {path}")
-        try:
-            payload = joblib.load(path)
-        except Exception as exc:  # joblib raises many kinds on a foreign file
-            raise ModelFileError(f"{path} is not a link predictor model file: {exc}") from exc
-        if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-            raise ModelFileError(f"{path} is not a link predictor model file")
-        if payload.get("version") != VERSION:
-            raise ModelFileError(
-                f"{path} holds link predictor version {payload.get('version')!r}; this code reads "
-                f"version {VERSION}. Rebuild it with scripts/train_link_predictor.py"
-            )
-        return cls(payload["vectorizer"], payload["model"], payload.get("meta"))
-
-
-@lru_cache(maxsize=1)
-def default_link_predictor() -> LinkPredictor:
-    """The shipped starting model (rebuilt by scripts/train_link_predictor.py), loaded once.
-
-    The instance is shared: use it read-only (train a new LinkPredictor to change it)."""
-    return LinkPredictor.load(DEFAULT_MODEL_PATH)

@@ -12,6 +12,8 @@ class Target(models.Model):
         REDIRECT = "redirect"
         DEEP_GUESS = "deep", "deep-page guess"
         DETECTOR = "detector", "BS Detector check"
+        REFILL = "refill", "refill of a back/forward crawl's dry queues"
+        SITEMAP = "sitemap", "a site's sitemap or an entry of it"
 
     class State(models.TextChoices):
         PENDING = "pending"

@@ -44,6 +44,11 @@ class Strategy:
     def targets_for_page(self, target, page, parsed, links: list[LinkOut]) -> list[Planned]:
         return [Planned(link.candidate, "forward") for link in links]
 
+    def opens_sitemaps(self, target, page, parsed) -> bool:
+        """Whether this stored HTML page asks for its host's sitemaps (crawlweb.services.sitemap_targets):
+        a sitemap is one more link of the host, taken where the strategy follows the page's links."""
+        return True
+
     def backlink_priorities(self, candidates: list[Candidate]) -> list[float | None]:
         """Priorities of backlinks found for a bilingual site (OBFC: no prioritization)."""
         return [0.0 for _ in candidates]

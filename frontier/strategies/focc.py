@@ -26,7 +26,16 @@ class FocusedCrawl(Strategy):
                             url=page.url, meta=" ".join([parsed.meta_description or "", *parsed.meta_keywords]))
         return self.topic.is_relevant(doc, self.settings.topic_cutoff, self.settings.topic_algorithm)
 
+    def relevant_page(self, page, parsed) -> bool:
+        """``relevant``, computed once per page (targets_for_page and opens_sitemaps both ask)."""
+        if getattr(self, "_judged", (None,))[0] != page.pk:
+            self._judged = (page.pk, self.relevant(page, parsed))
+        return self._judged[1]
+
     def targets_for_page(self, target, page, parsed, links):
-        if not self.relevant(page, parsed):
+        if not self.relevant_page(page, parsed):
             return []
         return [Planned(link.candidate, "forward") for link in links]
+
+    def opens_sitemaps(self, target, page, parsed) -> bool:
+        return self.relevant_page(page, parsed)

@@ -4,6 +4,8 @@ The crawl looks for sites, not pages: only out-of-site links count, and a site a
 forward queue is not queued again. Outlinks of forward pages are not followed (the crawl walks
 the bipartite graph of backlink pages and the pages they point to); outlinks of backlink pages
 (and of the seeds) go to the forward queue. Backlinks come from the BS Detector job.
+When both queues run dry, frontier.strategies.refill adds more (its last stage expands the seeds'
+own sites one level).
 """
 from __future__ import annotations
 
@@ -31,6 +33,11 @@ class BackForwardCrawl(Strategy):
             sites.add(link.site)
             planned.append(Planned(link.candidate, Target.Origin.FORWARD, self.forward_priority(link)))
         return planned
+
+    def opens_sitemaps(self, target, page, parsed) -> bool:
+        # In-site links are not followed: only the sites judged bilingual get their sitemaps, when the
+        # queues run dry (refill.bilingual_sitemaps).
+        return False
 
     def forward_priority(self, link) -> float | None:
         return 0.0

@@ -40,3 +40,24 @@ def staff_login(page, live_server, django_user_model):
         return page
 
     return login
+
+
+@pytest.fixture
+def case_web_server(monkeypatch, settings):
+    """The generated test web with its judging cases (judging_cases.py) on a loopback proxy; jobs run
+    synchronously, so a crawl started in the test is finished when start_crawl returns."""
+    from crawlweb.services.network import fetcher_for
+    from crawlweb.testweb.generator import generate_web
+    from crawlweb.testweb.server import TestWebServer
+    from tests.conftest import route_through
+
+    server = TestWebServer(generate_web(seed=3, size=20, pages_per_site=6, judging_cases=True),
+                           host="127.0.0.1", port=0)
+    server.start()
+    route_through(server, monkeypatch)
+    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
+    settings.CRAWLER_HOST_INTERVAL, settings.CRAWLER_BATCH_SIZE = 0.0, 16
+    settings.CRAWLER_IDLE_FINISH_SECONDS = 3.0
+    yield server
+    server.stop()
+    fetcher_for.cache_clear()

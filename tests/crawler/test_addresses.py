@@ -107,3 +107,45 @@ def test_a_name_that_does_not_resolve_is_not_looked_up_again_for_a_while(monkeyp
         check_address_allowed("negative-cache.invalid", "public", proxied=False)
     assert calls == ["negative-cache.invalid"], "the cached failure answers without a proxy too"
     addresses._cache.clear()
+
+
+class _RebindingResolver:
+    """The outside world's DNS, answering a public address first and loopback afterwards (DNS rebinding)."""
+
+    def __init__(self):
+        self.answers = [["93.184.216.34"], ["127.0.0.1"]]
+        self.asked = 0
+
+    def __call__(self, host):
+        answer = self.answers[min(self.asked, len(self.answers) - 1)]
+        self.asked += 1
+        return answer
+
+
+def test_a_name_that_rebinds_to_loopback_after_the_check_never_reaches_loopback(web, no_proxy_env):
+    # "localhost" would reach the loopback test server if the HTTP library resolved it on its own.
+    resolver = _RebindingResolver()
+    fetcher = Fetcher("CrawlwebBot/0.1", address_policy="public", resolver=resolver, connect_timeout=0.5)
+    port = web.server_address[1]
+    before = len(web.seen)
+    result = fetcher.fetch(f"http://localhost:{port}/page")
+    assert len(web.seen) == before, "the request reached the loopback server"
+    assert not result.ok
+    assert result.error_kind == PRIVATE_ADDRESS
+    assert "127.0.0.1 is a loopback address" in result.error
+
+
+def test_the_connection_goes_to_the_checked_address_with_the_original_host_header(web, no_proxy_env):
+    asked = []
+
+    def resolver(host):
+        asked.append(host)
+        return ["127.0.0.1"]
+
+    fetcher = Fetcher("CrawlwebBot/0.1", address_policy="loopback", resolver=resolver)
+    port = web.server_address[1]
+    result = fetcher.fetch(f"http://made-up-name.test:{port}/page")
+    assert result.ok, result.error
+    assert web.seen[-1][2]["Host"] == f"made-up-name.test:{port}"
+    assert set(asked) == {"made-up-name.test"}
+

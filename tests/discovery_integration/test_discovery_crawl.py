@@ -38,7 +38,8 @@ def test_obfc_stores_verdicts_with_evidence_and_crawls_back_and_forth(job_mode, 
     backlinks = Target.objects.filter(crawl=crawl, origin=Target.Origin.BACKLINK)
     assert backlinks.exists()
     assert verdict.evidence["backlinks_found"] >= 1 and verdict.evidence["backlink_errors"] == []
-    # ...only out-of-site links were followed, and no outlink of a forward page.
+    # ...only out-of-site links were followed, and no outlink of a forward page (Targets of origin
+    # "refill", added only when the queues ran dry, are frontier.strategies.refill's and tested there).
     for target in Target.objects.filter(crawl=crawl, origin=Target.Origin.FORWARD).select_related("source_page"):
         assert target.site_id != target.source_page.site_id
         source = Target.objects.filter(crawl=crawl, page=target.source_page).values_list("origin", flat=True)
@@ -93,3 +94,24 @@ def test_focc_follows_only_links_of_relevant_pages(sync_jobs, through_test_web, 
     start_crawl(on_topic)
     on_topic.refresh_from_db()
     assert on_topic.pages_fetched == 10
+
+
+def test_when_dry_a_directory_seed_is_expanded_one_level_so_the_sites_it_lists_are_reached(sync_jobs, through_test_web,
+                                                                                   crawl_settings):
+    # A directory's home page links only its own category pages; the sites are listed on those. When the
+    # queues run dry, the refill's last stage makes those pages seeds (frontier.strategies.refill).
+    truth = through_test_web.web.truth()
+    directories = list(truth["seed_urls"])
+    crawl = discovery_crawl(through_test_web, "obfc", budget=40, seeds=directories)
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    seed_site_pages = Target.objects.filter(crawl=crawl, origin=Target.Origin.SEED, depth=1)
+    assert seed_site_pages.exists(), "the directories' category pages become seeds"
+    assert all(target.site.name in {site_name(url.split("/")[2]) for url in directories}
+               for target in seed_site_pages.select_related("site"))
+    assert not Target.objects.filter(crawl=crawl, origin=Target.Origin.SEED, depth__gt=1).exists(), "one level only"
+    reached = set(Target.objects.filter(crawl=crawl, origin=Target.Origin.FORWARD).values_list("site__name", flat=True))
+    listed_sites = {site_name(h) for s in truth["sites"] if s.get("kind") not in ("directory", "special")
+                    for h in s["hosts"]}
+    assert len(reached & listed_sites) >= 5, "sites listed on the category pages are queued as forward links"
+    assert crawl.pages_fetched > 10

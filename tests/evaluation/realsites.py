@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from crawlweb.devdata import shared_data_dir
-from evaluation.pairing.declared import SwitchLink
+from evaluation.pairing.switch import SwitchLink
 from evaluation.pairing.pipeline import SiteInput
 from evaluation.pairing.records import PageRecord
 from evaluation.pairing.strand import visible_text

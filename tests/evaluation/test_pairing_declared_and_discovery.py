@@ -1,7 +1,8 @@
 """Method "hreflang" (declarations and switchers), site discovery, search-engine interface."""
 import pytest
 
-from evaluation.pairing.declared import SwitchLink, hreflang_pairs, switcher_pairs
+from evaluation.pairing.declared import hreflang_pairs
+from evaluation.pairing.switch import SwitchLink, switch_pairs
 from evaluation.pairing.discovery import discover_sites, seed_scores
 from evaluation.pairing.search import NotConfigured, SearchProvider, build_queries
 
@@ -32,7 +33,7 @@ def test_flag_switcher_links_pair_pages_and_home_switchers_do_not():
         # a menu link without a language word is not a switcher
         SwitchLink("http://s.rs/kontakt", "http://s.rs/about", anchor_text="About us", target_language="en"),
     ]
-    pairs = {(p.source_url, p.target_url) for p in switcher_pairs(LANGS, links)}
+    pairs = {(p.source_url, p.target_url) for p in switch_pairs(LANGS, links)}
     assert pairs == {("http://s.rs/about", "http://s.rs/o-nama"), ("http://s.rs/", "http://s.rs/pocetna")}
 
 

@@ -1,7 +1,8 @@
 """Methods local, rescue_global, rescue_domain, deep and combine."""
 import pytest
 
-from evaluation.pairing.deep import apply_pattern, confirm_deep_pair, deep_guesses
+from evaluation.pairing.deep import (apply_pattern, confirm_deep_pair, conventional_patterns, credible_site_patterns,
+                                     deep_guesses)
 from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, rescue_domain_pairs,
                                         rescue_global_pairs)
 from evaluation.pairing.patterns import global_credibility, mine_site_patterns
@@ -106,3 +107,35 @@ def test_combine_merges_methods_and_keeps_one_counterpart_per_page():
     assert [(c.key, c.method, c.methods) for c in merged] == [
         (("http://s.rs/en/a", "http://s.rs/sr/a"), "hreflang", {"hreflang", "local"})]
     assert len(combine_candidates([a, rival], one_to_one=False)) == 2
+
+
+def test_conventional_patterns_are_guessed_on_sites_that_never_showed_them():
+    assert conventional_patterns(("sr", "en")) == [("sr", "en"), ("rs", "en"), ("lat", "en"), ("", "en"), ("sr", "")]
+    pages = {"http://m.rs/sr/o-nama.html": "sr", "http://m.rs/lat/vesti.html": "sr-Latn"}
+    guesses = deep_guesses(pages, set(), {}, languages=("sr", "en"), conventions=conventional_patterns(("sr", "en")))
+    urls = {(g.page_url, g.guessed_url) for g in guesses}
+    assert ("http://m.rs/sr/o-nama.html", "http://m.rs/en/o-nama.html") in urls  # ⟨sr, en⟩
+    assert ("http://m.rs/sr/o-nama.html", "http://m.rs/o-nama.html") in urls  # ⟨sr, ε⟩
+    assert ("http://m.rs/lat/vesti.html", "http://m.rs/en/vesti.html") in urls  # ⟨lat, en⟩
+    assert all(g.expected_language == "en" for g in guesses)
+    assert deep_guesses(pages, set(), {}, languages=("sr", "en")) == [], "without conventions: top-N patterns only"
+
+
+def test_a_sites_own_credible_pattern_guesses_for_every_unpaired_page_first():
+    site = mine_site_patterns("k.rs", {"http://k.rs/a.php?lang=srb": "sr", "http://k.rs/a.php?lang=eng": "en",
+                                       "http://k.rs/b.php?lang=srb": "sr", "http://k.rs/b.php?lang=eng": "en",
+                                       "http://k.rs/c.php?lang=srb": "sr"}, languages=("sr", "en"))
+    own = credible_site_patterns(site, threshold=0.1, min_frequency=2)
+    assert [g.pattern for g in own] == [("srb", "eng")]
+    guesses = deep_guesses({"http://k.rs/c.php?lang=srb": "sr"}, set(), {}, languages=("sr", "en"), site_patterns=own,
+                           conventions=conventional_patterns(("sr", "en")))
+    assert guesses[0].guessed_url == "http://k.rs/c.php?lang=eng" and guesses[0].pattern == ("srb", "eng")
+
+
+def test_a_home_stored_as_its_directory_url_is_guessed_from_its_index_file_too():
+    # mihajlominic/mihajlo.github.io (the real development web): index.html ↔ index-sr.html, and no
+    # page links to either by name, so the crawl knows the English home only as /.
+    guesses = deep_guesses({"http://k.test/": "en"}, set(), {}, languages=("sr", "en"),
+                           conventions=conventional_patterns(("sr", "en")))
+    assert ("http://k.test/", "http://k.test/index-sr.html") in {(g.page_url, g.guessed_url) for g in guesses}
+    assert all(g.page_url == "http://k.test/" for g in guesses), "the guess belongs to the page as stored"

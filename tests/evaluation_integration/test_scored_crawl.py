@@ -75,7 +75,7 @@ def test_kept_pairs_are_each_sites_true_pairs_tagged_by_the_methods_that_found_t
         assert {frozenset((p.source_url, p.target_url)) for p in kept} == truth_pairs(site), site["host"]
         for pair in kept:
             assert "local" in pair.methods, "a site with a URL convention pairs its pages by pattern"
-            assert pair.has_pattern or pair.method == "hreflang"
+            assert pair.has_pattern or pair.method in ("hreflang", "switch")
             assert (pair.source_language, pair.target_language) == ("sr", "en") and pair.languages_confirmed
             assert pair.similarity > 0
         if site["hreflang"]:

@@ -1,12 +1,16 @@
 """Backlink / Forward-Link classifiers: Naive Bayes over four link contexts (Barbosa et al. 2011, Sec. 2.2)."""
 from __future__ import annotations
 
+import json
+import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from frontier.classifiers.link_classifier import (
+    PICKLED_MAGIC,
     PRIMARY,
     RESERVE,
     SECONDARY,
@@ -140,35 +144,47 @@ def test_stored_bytes_give_back_the_same_classifier():
     assert again.pair == ("sr", "en")
 
 
-def test_a_model_stored_before_the_context_votes_is_read_with_counts():
-    import io
-    import pickle
-
-    from frontier.classifiers.link_classifier import MAGIC, VERSION
-
+def test_stored_bytes_are_json_data_and_keep_the_weighting():
     model = LinkClassifier.train(*_crawl_links(random.Random(1), 120), weighting="counts")
-    payload = {"version": VERSION, "pair": model.pair, "alpha": model.alpha, "vectorizer": model.vectorizer,
-               "model": model.model}  # what to_bytes wrote before the weighting was stored
-    buffer = io.BytesIO()
-    pickle.dump(payload, buffer)
-    old = LinkClassifier.from_bytes(MAGIC + VERSION.to_bytes(2, "big") + buffer.getvalue())
-    assert old.weighting == "counts"
+    data = json.loads(model.to_bytes())
+    assert data["format"] == "link-classifier-data" and data["weighting"] == "counts"
+    again = LinkClassifier.from_bytes(memoryview(model.to_bytes()))  # what a BinaryField gives back
     links = _crawl_links(random.Random(2), 20)[0]
-    assert np.array_equal(old.predict_proba(links), model.predict_proba(links))
-    assert LinkClassifier.from_bytes(LinkClassifier.train(*_crawl_links(random.Random(1), 60)).to_bytes()) \
-        .weighting == "context"
+    assert again.weighting == "counts"
+    assert np.array_equal(again.predict_proba(links), model.predict_proba(links))
+
+
+class _Trap:
+    """Unpickling it would create a file: the proof that loading ran code."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
+
+
+def test_a_pickled_classifier_is_refused_without_being_run(tmp_path):
+    ran = tmp_path / "ran"
+    for data in (PICKLED_MAGIC + (1).to_bytes(2, "big") + pickle.dumps(_Trap(str(ran))), pickle.dumps(_Trap(str(ran)))):
+        with pytest.raises(ModelBytesError, match="pickle|binary, not JSON"):
+            LinkClassifier.from_bytes(data)
+    assert not ran.exists()
 
 
 def test_bytes_of_another_version_or_kind_are_refused():
     rng = random.Random(1)
-    data = LinkClassifier.train(*_crawl_links(rng, 60)).to_bytes()
-    newer = data[:7] + (99).to_bytes(2, "big") + data[9:]
+    data = json.loads(LinkClassifier.train(*_crawl_links(rng, 60)).to_bytes())
     with pytest.raises(ModelBytesError, match="version 99"):
-        LinkClassifier.from_bytes(newer)
-    with pytest.raises(ModelBytesError, match="not a stored link classifier"):
-        LinkClassifier.from_bytes(b"PK\x03\x04 something else")
-    with pytest.raises(ModelBytesError, match="damaged"):
-        LinkClassifier.from_bytes(data[:40])
+        LinkClassifier.from_bytes(json.dumps({**data, "version": 99}).encode())
+    with pytest.raises(ModelBytesError, match="unexpected key.*code"):
+        LinkClassifier.from_bytes(json.dumps({**data, "code": "import os"}).encode())
+    with pytest.raises(ModelBytesError, match="do not fit together"):
+        LinkClassifier.from_bytes(json.dumps({**data, "vocabulary": data["vocabulary"][:-1]}).encode())
+    with pytest.raises(ModelBytesError, match="not JSON data"):
+        LinkClassifier.from_bytes(json.dumps(data).encode()[:40])
+    with pytest.raises(ModelBytesError, match="binary, not JSON"):
+        LinkClassifier.from_bytes(b"PK\x03\x04\xff something else")
 
 
 def test_training_needs_both_labels_and_one_label_per_link():

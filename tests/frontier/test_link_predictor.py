@@ -1,6 +1,8 @@
 """Link Predictor, its features and the Bilingual Site Detector (Barbosa et al. 2011, Sec. 2.1)."""
 from __future__ import annotations
 
+import json
+import pickle
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -10,15 +12,17 @@ import pytest
 
 from frontier.classifiers.bs_detector import detect_bilingual
 from frontier.classifiers.link_features import LinkContext, extract_link_features
-from frontier.classifiers.link_predictor import (
+from frontier.classifiers.link_predictor import LinkPredictor
+from frontier.classifiers.shipped_link_predictor import (
     DEFAULT_MODEL_PATH,
-    LinkPredictor,
-    ModelFileError,
     default_link_predictor,
+    load_link_model,
+    save_link_model,
 )
 from frontier.classifiers.page_links import link_contexts_from_html
 from frontier.classifiers.predictor_training import score_at_thresholds, training_set
 from frontier.classifiers.real_sites import DEFAULT_ROOT, page_languages, labelled_links, load_truth, site_pages
+from training.learn.model_data import ModelDataError
 
 needs_real_sites = pytest.mark.skipif(
     not (DEFAULT_ROOT / "truth.json").is_file(), reason=f"development data {DEFAULT_ROOT} is absent"
@@ -69,7 +73,9 @@ def test_malformed_urls_from_crawled_pages_do_not_stop_feature_extraction():
     feats = extract_link_features(link)
     assert "anchor:english" in feats and "src:gb" in feats
     verdict = detect_bilingual(PAGE, "en", [link], default_link_predictor(), {}.get, min_likelihood=0.0)
-    assert verdict.pages_downloaded == 0 and verdict.bilingual is False
+    # The malformed link is never read; the only page read is the guess of index_en.html's other side.
+    assert [(page["url"], page["why"]) for page in verdict.evidence] == [("http://site.rs/index_sr.html", "guess")]
+    assert verdict.pages_downloaded == 1 and verdict.bilingual is False
 
 
 def test_empty_target_url_is_refused_with_a_clear_error():
@@ -192,26 +198,52 @@ def test_shipped_model_is_what_the_training_script_builds(real):
 def test_save_and_load_keep_predictions(tmp_path: Path):
     switch, nav = _switch_and_nav()
     model = default_link_predictor()
-    model.save(tmp_path / "m.joblib")
-    again = LinkPredictor.load(tmp_path / "m.joblib")
+    save_link_model(model, tmp_path / "m.json")
+    again = load_link_model(tmp_path / "m.json")
     assert np.array_equal(again.predict_proba([switch, nav]), model.predict_proba([switch, nav]))
 
 
+def test_the_shipped_model_is_json_data_not_a_pickle():
+    assert DEFAULT_MODEL_PATH.suffix == ".json"
+    assert json.loads(DEFAULT_MODEL_PATH.read_text(encoding="utf-8"))["format"] == "link-predictor-data"
+    assert not DEFAULT_MODEL_PATH.with_suffix(".joblib").exists()
+
+
 def test_a_model_file_of_another_version_is_refused(tmp_path: Path):
-    default_link_predictor().save(tmp_path / "m.joblib")
-    payload = joblib.load(tmp_path / "m.joblib")
-    payload["version"] = 99
-    joblib.dump(payload, tmp_path / "old.joblib")
-    with pytest.raises(ModelFileError, match="version 99.*train_link_predictor"):
-        LinkPredictor.load(tmp_path / "old.joblib")
+    data = json.loads(DEFAULT_MODEL_PATH.read_text(encoding="utf-8"))
+    data["version"] = 99
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    with pytest.raises(ModelDataError, match="version 99"):
+        load_link_model(tmp_path / "old.json")
+
+
+def test_a_pickled_or_joblib_model_file_is_refused_without_being_run(tmp_path: Path):
+    ran = tmp_path / "ran"
+    joblib.dump({"payload": _Trap(str(ran))}, tmp_path / "m.joblib")
+    with pytest.raises(ModelDataError, match="binary, not JSON text|not JSON data"):
+        load_link_model(tmp_path / "m.joblib")
+    (tmp_path / "m.pickle").write_bytes(pickle.dumps(_Trap(str(ran))))
+    with pytest.raises(ModelDataError, match="binary, not JSON text|not JSON data"):
+        load_link_model(tmp_path / "m.pickle")
+    assert not ran.exists()
 
 
 def test_a_foreign_or_missing_model_file_is_refused(tmp_path: Path):
-    (tmp_path / "x.joblib").write_bytes(b"not a model")
-    with pytest.raises(ModelFileError, match="not a link predictor"):
-        LinkPredictor.load(tmp_path / "x.joblib")
-    with pytest.raises(ModelFileError, match="no link predictor model"):
-        LinkPredictor.load(tmp_path / "missing.joblib")
+    (tmp_path / "x.json").write_text('{"format": "something else"}')
+    with pytest.raises(ModelDataError, match="format 'something else'"):
+        load_link_model(tmp_path / "x.json")
+    with pytest.raises(ModelDataError, match="no Link Predictor model"):
+        load_link_model(tmp_path / "missing.json")
+
+
+class _Trap:
+    """Unpickling it would create a file: the proof that loading ran code."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
 
 
 # --- Bilingual Site Detector -------------------------------------------------------------

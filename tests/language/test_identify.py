@@ -72,14 +72,16 @@ def test_top_level_domain_does_not_override_strong_text_evidence():
     assert identify_language(CROATIAN_IJEKAVIAN, url="https://portal.rs/vesti", html_lang="sr").lang == "hr"
 
 
-def test_html_lang_weighs_less_than_the_domain():
-    assert identify_language(UNMARKED_BCMS, html_lang="hr").lang == "hr"  # alone it can tip a tie
-    assert identify_language(UNMARKED_BCMS, url="https://firma.rs/", html_lang="hr-HR").lang == "sr"
+def test_a_declaration_outweighs_the_domain_where_the_text_does_not_decide():
+    assert identify_language(UNMARKED_BCMS, html_lang="hr").lang == "hr"
+    guess = identify_language(UNMARKED_BCMS, url="https://firma.rs/", html_lang="hr-HR")
+    assert guess.evidence["hints"] == {"html_lang": {"hr": 2.0}, "tld": {"sr": 1.5}}
+    assert guess.lang == "hr"
 
 
-def test_language_segment_of_the_url_path_is_a_weak_hint():
-    guess = identify_language(UNMARKED_BCMS, url="https://example.com/hr/o-nama")
-    assert guess.evidence["hints"] == {"url_path": {"hr": 0.5}}
+def test_the_urls_language_marker_outweighs_html_lang_but_not_the_text():
+    guess = identify_language(UNMARKED_BCMS, url="https://example.com/hr/o-nama", html_lang="sr")
+    assert guess.evidence["hints"] == {"url": {"hr": 3.0}, "html_lang": {"sr": 2.0}}
     assert guess.lang == "hr"
     assert identify_language(SERBIAN_EKAVIAN, url="https://example.com/?lang=hr").tag == "sr-Latn"
 

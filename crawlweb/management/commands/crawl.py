@@ -1,19 +1,49 @@
 """python manage.py crawl start|pause|resume|stop|reharvest|status ..."""
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from crawlweb.crawl_setup.command_input import InputError, form_data
+from crawlweb.crawl_setup.form import CrawlSetupForm, error_lines
+from crawlweb.crawl_setup.methods import configuration_rows
+from crawlweb.crawl_setup.presets import preset_names
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services import crawl_control
-from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.crawl_progress import display_for, follow_crawl
+from crawlweb.seed_import import parse_seed_file
 from crawlweb.services.seeds import import_seeds
 from frontier.models import Target
+
+
+def add_start_arguments(start) -> None:
+    """The New crawl form's fields as flags; values are checked by the form, not by argparse, so an
+    error reads the same here and on the dashboard."""
+    start.add_argument("--preset", help=f"fill the method's fields: {preset_names()}")
+    start.add_argument("--config", type=Path, help="a JSON file of form fields (a preset first, flags after)")
+    start.add_argument("--name")
+    start.add_argument("--seed-list", help="name of an existing seed list")
+    start.add_argument("--seeds", type=Path, help="a seed file (text or CSV) to import into a new seed list")
+    start.add_argument("--url", action="append", default=[], help="a start URL (repeatable)")
+    start.add_argument("--strategy", help="bfs, fc, focc, obfc or cobfc")
+    start.add_argument("--pair", help="language pair with data, e.g. sr-en (the default)")
+    start.add_argument("--modules", help="frontier modules, comma-separated: M01,M03")
+    start.add_argument("--weights", help="module weights: M01=3,M03=1")
+    start.add_argument("--backlinks", help="backlink providers for OBFC/COBFC: graph,edge_file,http")
+    start.add_argument("--edge-file", help="the edge_file provider's file")
+    start.add_argument("--backlink-url-template", help="the http provider's URL, with {url}")
+    start.add_argument("--topic", help="FocC: a file of Combine topic lines 'weight: term=class'")
+    start.add_argument("--topic-cutoff")
+    start.add_argument("--url-rules", help="a file of 'allow|exclude HOST:<regex>|URL:<regex>' lines")
+    start.add_argument("--budget", help="pages to fetch (default 1000)")
+    start.add_argument("--time-limit", help="seconds after which the crawl finishes")
+    start.add_argument("--in-site-only", action="store_true", help="do not follow links that leave a site")
+    start.add_argument("--parallel-steps", help="crawl-step jobs kept in flight (one per worker you want busy)")
+    start.add_argument("--host-interval", help="seconds between requests to one host")
+    start.add_argument("--address-policy", help="public, loopback or private")
+    start.add_argument("--no-wait", action="store_true", help="return at once (with Redis: workers do the crawl)")
 
 
 class Command(BaseCommand):
@@ -21,19 +51,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         actions = parser.add_subparsers(dest="action", required=True)
-        start = actions.add_parser("start", help="start a new crawl")
-        start.add_argument("--name", default="command-line crawl")
-        start.add_argument("--seed-list", help="name of an existing seed list")
-        start.add_argument("--seeds", type=Path, help="a seed file (text or CSV) to import into a new seed list")
-        start.add_argument("--url", action="append", default=[], help="a start URL (repeatable)")
-        start.add_argument("--budget", type=int, default=1000, help="pages to fetch (default 1000)")
-        start.add_argument("--in-site-only", action="store_true", help="do not follow links that leave a site")
-        start.add_argument("--parallel-steps", type=int, default=1,
-                           help="crawl-step jobs kept in flight (one per worker you want busy)")
-        start.add_argument("--host-interval", type=float, help="seconds between requests to one host")
-        start.add_argument("--address-policy", choices=("public", "loopback", "private"))
-        start.add_argument("--no-wait", action="store_true",
-                           help="return at once (with Redis: workers do the crawl)")
+        start = actions.add_parser("start", help="start a new crawl (the dashboard's New crawl form, as flags)")
+        add_start_arguments(start)
         for name in ("pause", "resume", "stop", "reharvest", "kick", "status"):
             sub = actions.add_parser(name, help=f"{name} a crawl")
             sub.add_argument("crawl_id", type=int)
@@ -69,62 +88,52 @@ class Command(BaseCommand):
         self._summary(crawl)
 
     def _start(self, options) -> Crawl:
-        config = {}
-        if options["host_interval"] is not None:
-            config["host_interval"] = options["host_interval"]
-        if options["address_policy"]:
-            config["address_policy"] = options["address_policy"]
+        """Validate everything with the dashboard's form before anything is created, then create and start."""
+        seed_file = options["seeds"]
+        if seed_file and not seed_file.is_file():
+            raise CommandError(f"seed file {seed_file} does not exist")
         try:
-            CrawlConfig.from_dict(config)
-        except ValidationError as error:
-            raise CommandError(f"bad crawl configuration: {error.message_dict}") from None
-        seed_list = None
-        if options["seeds"]:
-            path = options["seeds"]
-            if not path.is_file():
-                raise CommandError(f"seed file {path} does not exist")
-            seed_list, _ = SeedList.objects.get_or_create(name=f"file {path.name}")
-            added, errors = import_seeds(seed_list, path.read_bytes(), path.name)
+            data = form_data(options)
+        except InputError as error:
+            raise CommandError(str(error)) from None
+        form = CrawlSetupForm(data, seeds_given=bool(seed_file))
+        if not form.is_valid():
+            raise CommandError("bad crawl configuration:\n" + "\n".join(error_lines(form)))
+        seed_list = form.cleaned_data["seed_list"]
+        if seed_file:
+            content = seed_file.read_bytes()
+            entries, errors = parse_seed_file(content, seed_file.name)
             for error in errors:
-                self.stderr.write(f"{path}: skipped {error}")
-            self.stdout.write(f"{added} seeds imported from {path}")
-        elif options["seed_list"]:
-            seed_list = SeedList.objects.filter(name=options["seed_list"]).first()
-            if seed_list is None:
-                raise CommandError(f"no seed list named {options['seed_list']!r}")
-        if seed_list is None and not options["url"]:
-            raise CommandError("give --seeds FILE, --seed-list NAME or --url URL")
-        crawl = Crawl.objects.create(
-            name=options["name"], seed_list=seed_list, page_budget=options["budget"], config=config,
-            follow_out_of_site=not options["in_site_only"], parallel_steps=options["parallel_steps"])
-        added = crawl_control.start_crawl(crawl, extra_urls=options["url"])
+                self.stderr.write(f"{seed_file}: skipped {error}")
+            if not entries and not form.cleaned_data["start_urls"]:
+                raise CommandError(f"seed file {seed_file}: no usable URL in it; nothing was created")
+            seed_list, _ = SeedList.objects.get_or_create(name=f"file {seed_file.name}")
+            added, _ = import_seeds(seed_list, content, seed_file.name)
+            self.stdout.write(f"{added} seeds imported from {seed_file}")
+        crawl = form.create_crawl(seed_list=seed_list)
+        added = crawl_control.start_crawl(crawl, extra_urls=form.cleaned_data["start_urls"])
         self.stdout.write(f"{added} start URLs scheduled")
+        for row in configuration_rows(crawl):
+            self.stdout.write(f"  {row.label}: {row.value}  [{row.method}]")
         return crawl
 
     def _follow(self, crawl: Crawl) -> None:
-        """A progress bar until the crawl leaves the running state (Ctrl-C leaves it running)."""
+        """A live progress line until the crawl leaves the running state (plain lines when not on a
+        terminal); Ctrl-C leaves the crawl running."""
         if uses_redis():
             self.stdout.write("jobs run on RQ workers: python manage.py rqworker score train crawl")
+        display = display_for(self.stdout, f"crawl {crawl.pk}")
         try:
-            while True:
-                crawl.refresh_from_db()
-                width = 30
-                done = min(width, int(width * crawl.pages_fetched / max(1, crawl.page_budget)))
-                pending = Target.objects.filter(crawl=crawl, state=Target.State.PENDING).count()
-                sys.stdout.write(f"\r[{'#' * done}{'.' * (width - done)}] {crawl.pages_fetched}/{crawl.page_budget}"
-                                 f" pages, {pending} waiting, {crawl.state}   ")
-                sys.stdout.flush()
-                if crawl.state != Crawl.State.RUNNING:
-                    break
-                time.sleep(0.5)
+            follow_crawl(crawl, display)
         except KeyboardInterrupt:
             self.stdout.write("\nstopped following; the crawl goes on")
-        self.stdout.write("")
 
     def _summary(self, crawl: Crawl) -> None:
         crawl.refresh_from_db()
         counts = {state: Target.objects.filter(crawl=crawl, state=state).count() for state in Target.State.values}
         self.stdout.write(f"pages fetched: {crawl.pages_fetched}/{crawl.page_budget}; targets: "
                           + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
+        if crawl.status_message:
+            self.stdout.write(f"{crawl.state}: {crawl.status_message}")
         if crawl.last_error:
             self.stdout.write(f"last error: {crawl.last_error}")

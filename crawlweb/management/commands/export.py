@@ -1,36 +1,41 @@
+"""python manage.py export CRAWL_ID --format FORMAT [--output FILE] [--language sr] [--kept-only]
+
+Every export of crawlweb/exports/catalog.py, streamed to a file or standard output."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from crawlweb.export_formats import dublin_core_xml, json_lines
-from crawlweb.models import Crawl, Page
-
-FORMATS = {"jsonl": json_lines, "dc": dublin_core_xml}
+from crawlweb.exports.catalog import EXPORTS, ExportOptions
+from crawlweb.models import Crawl
 
 
 class Command(BaseCommand):
-    help = "Export a crawl's page records as JSON Lines (jsonl) or Dublin Core XML (dc)."
+    help = "Export a crawl: " + "; ".join(f"{name}: {export.description}" for name, export in EXPORTS.items())
 
     def add_arguments(self, parser):
         parser.add_argument("crawl_id", type=int)
-        parser.add_argument("--format", choices=sorted(FORMATS), default="jsonl")
+        parser.add_argument("--format", choices=list(EXPORTS), default="jsonl")
         parser.add_argument("--output", type=Path, help="file to write (default: standard output)")
-        parser.add_argument("--language", help="only pages identified in this language, e.g. sr")
+        parser.add_argument("--language", help="page records (jsonl, dc): only pages identified in this language")
+        parser.add_argument("--kept-only", action="store_true", help="pairs-tsv: only the pairs the filter kept")
 
-    def handle(self, *args, crawl_id, format, output, language, **options):
-        if not Crawl.objects.filter(pk=crawl_id).exists():
+    def handle(self, *args, crawl_id, format, output, language, kept_only, **options):
+        crawl = Crawl.objects.filter(pk=crawl_id).first()
+        if crawl is None:
             raise CommandError(f"no crawl with id {crawl_id}")
-        pages = Page.objects.filter(crawl_id=crawl_id).order_by("id")
-        if language:
-            pages = pages.filter(language=language)
-        records = ({**row, "site": row.pop("site__name")} for row in pages.values(
-            "id", "url", "final_url", "status_code", "content_type", "charset", "md5", "size", "truncated",
-            "title", "language", "script", "html_lang", "fetched_at", "modified_at", "site__name", "text"
-        ).iterator(chunk_size=500))
-        chunks = FORMATS[format](records)
+        if output is not None and not output.parent.is_dir():
+            raise CommandError(f"cannot write {output}: folder {output.parent} does not exist")
+        chunks = EXPORTS[format].chunks(crawl, ExportOptions(language=language, kept_only=kept_only))
         if output is None:
+            stream = getattr(self.stdout, "buffer", None)  # OutputWrapper passes it on
+            if stream is None:  # a text stream (call_command with StringIO): decode what we write
+                for chunk in chunks:
+                    self.stdout.write(chunk.decode("utf-8", errors="replace"), ending="")
+                return
             for chunk in chunks:
-                self.stdout.write(chunk, ending="")
+                stream.write(chunk)
+            stream.flush()
             return
-        with output.open("w", encoding="utf-8") as stream:
-            stream.writelines(chunks)
+        with output.open("wb") as stream:
+            for chunk in chunks:
+                stream.write(chunk)

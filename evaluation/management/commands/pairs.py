@@ -8,6 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl
+from crawlweb.progress import Snapshot
+from crawlweb.services.crawl_progress import display_for
 from evaluation.models import CandidatePair, DiscoveredSite, DiscoveryRun
 from evaluation.services import discovery, scoring
 from evaluation.services.pairs import METHODS
@@ -37,7 +39,20 @@ class Command(BaseCommand):
         getattr(self, f"_{action}")(crawl_id, **options)
 
     def _score(self, crawl_id, **options):
-        summary = scoring.score_crawl(crawl_id)
+        display = display_for(self.stdout, f"pairs score crawl {crawl_id}")
+        seen = {"phase": None, "since": time.monotonic(), "last": None}
+
+        def progress(phase, done, total, summary):
+            if phase != seen["phase"]:  # each phase has its own sites, rate and ETA
+                seen.update(phase=phase, since=time.monotonic())
+            seen["last"] = Snapshot(done=done, total=total, elapsed=time.monotonic() - seen["since"], state=phase,
+                                    unit="sites", found={"pairs kept": sum(summary.kept_by_method.values())})
+            display.show(seen["last"])
+
+        try:
+            summary = scoring.score_crawl(crawl_id, progress=progress)
+        finally:
+            display.close(seen["last"])
         self.stdout.write(f"crawl {crawl_id}: {summary.sites} sites, {summary.pages} pages scored")
         self.stdout.write(f"{'method':<16}{'proposed':>10}{'kept':>8}")
         for method in METHODS:

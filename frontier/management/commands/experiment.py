@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
+from crawlweb.services.crawl_progress import display_for, watching
 from frontier.experiment import TESTWEB_PROVIDERS, compare, ratios, write_outputs
 from frontier.strategies.registry import strategy_classes
 
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         elif opts["seeds"]:
             seeds = [line.strip() for line in Path(opts["seeds"]).read_text().splitlines()
                      if line.strip() and not line.startswith("#")]
-            runs = compare(strategies, seeds, opts["budget"], config)
+            runs = compare(strategies, seeds, opts["budget"], config, watch=self._watch)
         else:
             raise CommandError("give --seeds FILE or --testweb")
         csv_path, png_path = write_outputs(runs, Path(opts["out"]))
@@ -74,6 +75,10 @@ class Command(BaseCommand):
         query = "&".join(f"crawl={run.crawl_id}" for run in runs)
         self.stdout.write(f"dashboard: {reverse('frontier:harvest')}?{query}")
         self.runs = runs
+
+    def _watch(self, crawl):
+        """Each strategy's crawl shows its progress while it runs (a live line on a terminal)."""
+        return watching(crawl, display_for(self.stdout, crawl.name))
 
     def _on_testweb(self, strategies, config, opts):
         from crawlweb.services.network import fetcher_for
@@ -95,7 +100,7 @@ class Command(BaseCommand):
             fetcher_for.cache_clear()
             try:
                 return compare(strategies, testweb_seeds(truth, opts["seed_count"]), opts["budget"], config,
-                               bilingual_hosts=bilingual_hosts)
+                               bilingual_hosts=bilingual_hosts, watch=self._watch)
             finally:
                 for key, value in saved.items():
                     if value is None:

@@ -1,0 +1,360 @@
+"""Benchmark: a judgment's round trip through the real judging views, over HTTP on loopback.
+
+    .venv/bin/python bench/judging.py [--quick] [--evaluators K] [--seconds S] [--keep-db]
+
+1. Creates a PostgreSQL database of its own (``bench_judging_<pid>`` on the server of
+   ``BENCH_PG_URL``, default postgres://postgres@127.0.0.1:5432/postgres), migrates it, and
+   inserts a crawl's worth of candidate pairs in bulk: 100,000 (``--quick``: 20,000) over 8 methods,
+   kept and removed, pointing at a pool of stored Serbian/English page pairs with real-length text
+   (so the card's paragraph alignment has work to do), then ANALYZEs it (a running deployment has
+   autovacuum's statistics; a freshly bulk-loaded table has none, and the plans differ).
+2. Samples an evaluation from them with the project's own code (labeling.creation, stratified by
+   method and filter verdict, 385 per stratum, 20 % overlap) for K evaluators.
+3. Starts a real server on a free loopback port (gunicorn with W sync workers when installed, as
+   deployed; else ``manage.py runserver --noreload``, which connects to the database per request),
+   logs each evaluator in through the login form (session cookie, CSRF token), and lets K threads
+   judge concurrently as the browser does: POST the key to the card's answer URL with the
+   ``HX-Request`` header and get the next card back. Before timing, each evaluator loads the card
+   a few times (every worker has imported the code, compiled the templates and connected to the
+   database, as in a server that has been running). Each thread stops after its judgment budget
+   or after S seconds, whichever comes first.
+4. Measures each round trip (request sent → next card received: the judgment stored and the next
+   item rendered; a sync worker closes the connection after each response, so every round trip
+   includes its TCP connect, as a browser's would), checks every answer showed a new card and
+   every answer sent was stored once.
+   The CPU time the server's workers and their PostgreSQL backends spent, per judgment, is
+   printed too (bench/support/cpu_meter.py): on a shared, loaded machine it moves far less than
+   the round trip.
+5. In-process probe: 40 more answers through Django's test client (no HTTP, no other evaluator):
+   the queries of one round trip and the time the server spends on it. Drops the database.
+
+Last line: RESULT judge_p50_ms=<float> judge_p95_ms=<float> (target: p95 < 50 ms).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.support.cpu_meter import CpuMeter  # noqa: E402
+
+METHODS = ["local", "hreflang", "deep", "rescue_global"]
+WORDS_SR = ("град влада закон народ развој пројекат година школа култура подршка сарадња економија "
+            "grad vlada zakon narod razvoj projekat godina škola kultura podrška saradnja ekonomija").split()
+WORDS_EN = ("city government law people development project year school culture support cooperation "
+            "economy region public service report meeting council budget").split()
+KEYS = ["y", "y", "y", "n", "1", "3", "p"]  # what the simulated evaluators press, mostly "parallel"
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer pairs and a shorter run (under 60 s)")
+    parser.add_argument("--pairs", type=int, help="candidate pairs to insert (default 100,000; quick 20,000)")
+    parser.add_argument("--evaluators", type=int, default=4, help="concurrent evaluators (threads)")
+    parser.add_argument("--judgments", type=int, help="judgments per evaluator at most (default 300; quick 60)")
+    parser.add_argument("--seconds", type=float, help="judging time limit (default 120; quick 15)")
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes (gunicorn; default 2, "
+                                                               "one per core of the 2-core machine)")
+    parser.add_argument("--keep-db", action="store_true", help="leave the database for inspection")
+    args = parser.parse_args()
+    args.pairs = args.pairs or (20_000 if args.quick else 100_000)
+    args.judgments = args.judgments or (60 if args.quick else 300)
+    args.seconds = args.seconds or (15.0 if args.quick else 120.0)
+    if not 1 <= args.evaluators <= 16:
+        parser.error("--evaluators must be between 1 and 16")
+    if not 1 <= args.workers <= 8:
+        parser.error("--workers must be between 1 and 8")
+    if not 1 <= args.judgments <= 2000 or not 1 <= args.seconds <= 600:
+        parser.error("--judgments must be 1–2000 and --seconds 1–600")
+    return args
+
+
+def create_database(server_url: str, name: str) -> str:
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return server_url.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(server_url: str, name: str) -> None:
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def paragraphs(rng: random.Random, words: list[str], count: int) -> str:
+    return "\n\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(25, 60))).capitalize() + "."
+                       for _ in range(count))
+
+
+def populate(n_pairs: int, n_evaluators: int, seed: int = 5):
+    """The crawl, its page pool, n_pairs candidate pairs, the evaluators and the evaluation."""
+    from django.contrib.auth.models import Group, User
+    from django.utils import timezone
+
+    from crawlweb.models import Crawl, Host, Page, Site
+    from evaluation.models import CandidatePair
+    from labeling.creation import create_evaluation
+
+    rng = random.Random(seed)
+    crawl = Crawl.objects.create(name="judging bench")
+    sites = [Site.objects.create(name=f"site{i}.rs") for i in range(50)]
+    hosts = [Host.objects.create(name=s.name, site=s) for s in sites]
+    now = timezone.now()
+    pool = []
+    for i in range(400):  # 400 page pairs, each with 6–10 paragraphs a side
+        site, host = sites[i % 50], hosts[i % 50]
+        count = rng.randint(6, 10)
+        for lang, words in (("sr", WORDS_SR), ("en", WORDS_EN)):
+            pool.append(Page(crawl=crawl, site=site, host=host, url=f"http://{site.name}/{lang}/p{i}",
+                             final_url=f"http://{site.name}/{lang}/p{i}", status_code=200, md5=f"{lang}{i:030d}",
+                             language=lang, script="Latn", title=f"Page {i} ({lang})",
+                             text=paragraphs(rng, words, count), fetched_at=now))
+    pages = Page.objects.bulk_create(pool, batch_size=400)
+    started = time.perf_counter()
+    batch = []
+    for i in range(n_pairs):
+        source, target = pages[2 * (i % 400)], pages[2 * (i % 400) + 1]
+        site = sites[i % 50]
+        batch.append(CandidatePair(crawl=crawl, site=site, source_url=f"http://{site.name}/sr/{i}",
+                                   target_url=f"http://{site.name}/en/{i}", source_page=source, target_page=target,
+                                   method=METHODS[i % len(METHODS)], kept=rng.random() < 0.8,
+                                   similarity=rng.random(), score=rng.random(), source_language="sr",
+                                   target_language="en", reason="bench"))
+        if len(batch) == 5000:
+            CandidatePair.objects.bulk_create(batch)
+            batch = []
+    CandidatePair.objects.bulk_create(batch)
+    insert_s = time.perf_counter() - started
+    evaluators = []
+    group = Group.objects.get(name="evaluators")
+    for i in range(n_evaluators):
+        user = User.objects.create_user(f"judge{i}", password=f"bench-pw-{i}")
+        user.groups.add(group)
+        evaluators.append(user)
+    started = time.perf_counter()
+    evaluation = create_evaluation(name="Bench evaluation", what="pairs", crawls=[crawl], stratify_by="method",
+                                   sample_size=385, seed=seed, overlap=0.2, purpose="estimate", evaluators=evaluators)
+    sample_s = time.perf_counter() - started
+    from django.db import connection
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return evaluation, insert_s, sample_s
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_command(port: int, workers: int) -> list[str]:
+    """gunicorn (sync workers, each keeping its database connection) when installed, as a
+    deployment would run; otherwise Django's runserver, which opens a connection per request."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    if gunicorn.exists():
+        return [str(gunicorn), "crawlweb.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+                "--worker-class", "sync", "--log-level", "warning"]
+    return [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+
+
+def start_server(env: dict, port: int, workers: int, log_path: Path) -> subprocess.Popen:
+    log = open(log_path, "wb")
+    command = server_command(port, workers)
+    print("server:", " ".join(Path(command[0]).name if i == 0 else c for i, c in enumerate(command)))
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with {server.returncode}; see {log_path}")
+        try:
+            requests.get(f"http://127.0.0.1:{port}/labeling/login/", timeout=5, proxies={"http": None})
+            return server
+        except (requests.ConnectionError, requests.Timeout):
+            time.sleep(0.2)
+    server.terminate()
+    raise SystemExit(f"the server did not answer within 30 s; see {log_path}")
+
+
+ASSIGNMENT = re.compile(r'data-assignment="(\d+)"')
+
+
+class Evaluator(threading.Thread):
+    """One evaluator in a browser: logs in, opens the card, then presses keys until done."""
+
+    def __init__(self, base: str, evaluation_id: int, index: int, budget: int, deadline: float, warmup: int,
+                 ready: threading.Barrier):
+        super().__init__(daemon=True)
+        self.ready = ready
+        self.base, self.evaluation_id, self.index, self.warmup = base, evaluation_id, index, max(1, warmup)
+        self.budget, self.deadline = budget, deadline
+        self.timings: list[float] = []
+        self.error = ""
+        self.rng = random.Random(index)
+
+    def run(self):
+        try:
+            self._judge()
+        except Exception as error:  # reported by the main thread
+            self.error = f"{type(error).__name__}: {error}"
+
+    def _judge(self):
+        session = requests.Session()
+        session.trust_env = False  # loopback only, never through a proxy
+        session.get(f"{self.base}/labeling/login/").raise_for_status()
+        response = session.post(f"{self.base}/labeling/login/", data={
+            "username": f"judge{self.index}", "password": f"bench-pw-{self.index}",
+            "csrfmiddlewaretoken": session.cookies["csrftoken"], "next": f"/labeling/{self.evaluation_id}/judge/"},
+            headers={"Referer": f"{self.base}/labeling/login/"}, allow_redirects=False)
+        if response.status_code != 302 or "sessionid" not in session.cookies:
+            raise RuntimeError("login failed")
+        for _ in range(self.warmup):
+            page = session.get(f"{self.base}/labeling/{self.evaluation_id}/judge/").text
+        self.ready.wait(60)  # every evaluator warm: the CPU meter starts
+        headers = {"HX-Request": "true", "X-CSRFToken": session.cookies["csrftoken"],
+                   "Referer": f"{self.base}/labeling/{self.evaluation_id}/judge/"}
+        while len(self.timings) < self.budget and time.monotonic() < self.deadline:
+            found = ASSIGNMENT.search(page)
+            if not found:
+                return  # queue done
+            shown = f"{time.time():.3f}"
+            started = time.perf_counter()
+            response = session.post(f"{self.base}/labeling/assignments/{found.group(1)}/answer/",
+                                    data={"key": self.rng.choice(KEYS), "shown": shown}, headers=headers)
+            self.timings.append((time.perf_counter() - started) * 1000.0)
+            response.raise_for_status()
+            page = response.text
+            following = ASSIGNMENT.search(page)
+            if following and following.group(1) == found.group(1):
+                raise RuntimeError(f"assignment {found.group(1)} was shown again after its answer")
+
+
+def in_process_probe(evaluation_id: int, answers: int = 40) -> tuple[int, list[float]]:
+    """The last evaluator's next answers through Django's test client: queries and milliseconds."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    user = User.objects.filter(username__startswith="judge").order_by("-id").first()
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    page = client.get(f"/labeling/{evaluation_id}/judge/").content.decode()
+    timings, queries = [], 0
+    for i in range(answers + 1):
+        found = ASSIGNMENT.search(page)
+        if not found:
+            break
+        started = time.perf_counter()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(f"/labeling/assignments/{found.group(1)}/answer/",
+                                   {"key": "y", "shown": f"{time.time():.3f}"}, HTTP_HX_REQUEST="true")
+        if i:  # the first one warms this process up
+            timings.append((time.perf_counter() - started) * 1000.0)
+            queries = max(queries, len(captured))
+        if response.status_code != 200:
+            raise SystemExit(f"in-process answer failed with {response.status_code}")
+        page = response.content.decode()
+    return queries, timings
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def main():
+    args = parse_args()
+    server_url = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    name = f"bench_judging_{os.getpid()}"
+    total_started = time.perf_counter()
+    database_url = create_database(server_url, name)
+    os.environ.update({"DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "crawlweb.settings"})
+    os.environ.pop("REDIS_URL", None)
+    server = None
+    try:
+        import django
+        from django.core.management import call_command
+        django.setup()
+        started = time.perf_counter()
+        call_command("migrate", verbosity=0)
+        print(f"database {name}: migrated in {time.perf_counter() - started:.1f} s")
+        evaluation, insert_s, sample_s = populate(args.pairs, args.evaluators)
+        from labeling.models import Assignment, Judgment
+        items = evaluation.items.count()
+        print(f"{args.pairs:,} candidate pairs inserted in {insert_s:.1f} s; evaluation of {items} items "
+              f"({Assignment.objects.filter(evaluation=evaluation).count()} assignments) sampled in {sample_s:.2f} s")
+        from django.db import connections
+        connections.close_all()
+        port = free_port()
+        env = {**os.environ, "JOBS_INPROCESS_MODE": "sync", "DEBUG": "0"}
+        log_path = Path(os.environ.get("VAR_DIR", ROOT / "var")) / "bench-judging-server.log"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        server = start_server(env, port, args.workers, log_path)
+        print(f"load average before judging: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+              f"({os.cpu_count()} cores)")
+        ready = threading.Barrier(args.evaluators + 1)
+        deadline = time.monotonic() + args.seconds + 30  # warming up is bounded by the barrier's 60 s
+        evaluators = [Evaluator(f"http://127.0.0.1:{port}", evaluation.pk, i, args.judgments, deadline,
+                                warmup=2 * args.workers, ready=ready) for i in range(args.evaluators)]
+        for e in evaluators:
+            e.start()
+        ready.wait(60)
+        for e in evaluators:
+            e.deadline = time.monotonic() + args.seconds
+        meter = CpuMeter(server.pid, name)
+        meter.poll()
+        started = time.perf_counter()
+        while any(e.is_alive() for e in evaluators) and time.perf_counter() - started < args.seconds + 30:
+            time.sleep(0.5)
+            meter.poll()
+        wall = time.perf_counter() - started
+        errors = [e.error for e in evaluators if e.error]
+        if errors:
+            raise SystemExit("evaluator failed: " + "; ".join(errors))
+        timings = [t for e in evaluators for t in e.timings]
+        stored = Judgment.objects.filter(assignment__evaluation=evaluation).count()
+        if stored != len(timings):
+            raise SystemExit(f"{len(timings)} answers sent but {stored} judgments stored")
+        p50, p95 = statistics.median(timings), percentile(timings, 0.95)
+        print(f"{args.evaluators} evaluators, {len(timings)} judgments in {wall:.1f} s "
+              f"({len(timings) / wall:.1f} judgments/s in all); round trip p50 {p50:.1f} ms, "
+              f"p95 {p95:.1f} ms, max {max(timings):.1f} ms (target p95 < 50 ms)")
+        web_s, database_s = meter.seconds()
+        print(f"CPU per judgment: {1000 * (web_s + database_s) / len(timings):.1f} ms = web server "
+              f"({args.workers} gunicorn workers) {1000 * web_s / len(timings):.1f} ms + PostgreSQL backends "
+              f"{1000 * database_s / len(timings):.1f} ms")
+        server.terminate()
+        server.wait(10)
+        server = None
+        queries, inproc = in_process_probe(evaluation.pk)
+        print(f"in-process (test client, no HTTP): {queries} queries per answer; p50 {statistics.median(inproc):.1f} ms, "
+              f"p95 {percentile(inproc, 0.95):.1f} ms over {len(inproc)} answers")
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+        print(f"total {time.perf_counter() - total_started:.1f} s")
+        print(f"RESULT judge_p50_ms={p50:.2f} judge_p95_ms={p95:.2f}")
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(10)
+        from django.db import connections
+        connections.close_all()
+        if not args.keep_db:
+            drop_database(server_url, name)
+
+
+if __name__ == "__main__":
+    main()

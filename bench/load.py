@@ -1,0 +1,254 @@
+"""Benchmark: the dashboard and the judging endpoint under concurrent clients while a crawl runs.
+
+    .venv/bin/python bench/load.py [--quick] [--dashboard-clients K] [--evaluators E] [--seconds S]
+                                   [--workers W] [--think T]
+
+1. Creates a PostgreSQL database of its own (``bench_load_<pid>`` on ``BENCH_PG_URL``, default
+   postgres://postgres@127.0.0.1:5432/postgres), migrates it, and fills it as bench/judging.py
+   does (candidate pairs, an evaluation, evaluators ``judge<i>``), plus a staff user.
+2. Serves the generated test web on a loopback proxy and starts a crawl of it in a process of its
+   own (``manage.py crawl start``, jobs in-process, on the same database): the dashboard is read
+   while pages are being stored, as an operator would read it.
+3. Serves the project with gunicorn (W sync workers; runserver without gunicorn), and runs
+   K dashboard clients (threads, logged in as staff) that read the index, the crawl's page, its
+   polling partials (htmx requests) and its summary.json (after an untimed round per server
+   worker), with T seconds between requests as a polling browser has, and E evaluators (bench/judging.py's Evaluator) that answer cards with
+   ``HX-Request``. Each client stops after its request budget or S seconds, whichever is first.
+4. Prints p50/p95 per page and for each side, and the load average (the machine is shared).
+
+Last line: RESULT dashboard_p95_ms=<float> judge_p95_ms=<float> errors=<int>
+(targets: dashboard p95 < 200 ms, judging p95 < 100 ms, no errors).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import judging  # noqa: E402  (bench/judging.py: database, population, server, evaluators)
+
+STAFF, STAFF_PASSWORD = "load-operator", "bench-load-pw"
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smaller population and a shorter run (under 60 s)")
+    parser.add_argument("--dashboard-clients", type=int, default=4, help="concurrent dashboard readers")
+    parser.add_argument("--evaluators", type=int, default=2, help="concurrent evaluators")
+    parser.add_argument("--seconds", type=float, help="load time limit (default 60; quick 10)")
+    parser.add_argument("--requests", type=int, help="requests per client at most (default 600; quick 150)")
+    parser.add_argument("--think", type=float, default=0.25, help="seconds between a dashboard client's requests")
+    parser.add_argument("--pairs", type=int, help="candidate pairs (default 20,000; quick 2,000)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--keep-db", action="store_true")
+    args = parser.parse_args()
+    args.seconds = args.seconds or (10.0 if args.quick else 60.0)
+    args.requests = args.requests or (150 if args.quick else 600)
+    args.pairs = args.pairs or (2_000 if args.quick else 20_000)
+    for name in ("dashboard_clients", "evaluators"):
+        if not 0 <= getattr(args, name) <= 16:
+            parser.error(f"--{name.replace('_', '-')} must be between 0 and 16")
+    if args.dashboard_clients + args.evaluators == 0:
+        parser.error("no clients: give --dashboard-clients or --evaluators")
+    return args
+
+
+def logged_in_session(base: str, username: str, password: str) -> requests.Session:
+    session = requests.Session()
+    session.trust_env = False  # loopback only, never through the test web's proxy
+    session.get(f"{base}/labeling/login/").raise_for_status()
+    response = session.post(f"{base}/labeling/login/", data={
+        "username": username, "password": password, "csrfmiddlewaretoken": session.cookies["csrftoken"]},
+        headers={"Referer": f"{base}/labeling/login/"}, allow_redirects=False)
+    if response.status_code != 302 or "sessionid" not in session.cookies:
+        raise RuntimeError(f"login of {username} failed ({response.status_code})")
+    return session
+
+
+def dashboard_pages(crawl_id: int) -> list[tuple[str, str, bool]]:
+    """(label, path, htmx) of what an operator's browser loads and polls."""
+    return [("index", "/", False), ("index partial", "/", True), ("crawl page", f"/crawls/{crawl_id}/", False),
+            ("crawl status partial", f"/crawls/{crawl_id}/", True),
+            ("discovery partial", f"/crawls/{crawl_id}/discovery/", True),
+            ("summary.json", f"/crawls/{crawl_id}/summary.json", False)]
+
+
+class DashboardClient(threading.Thread):
+    """An operator's browser on the dashboard: goes round the pages and partials, pausing between."""
+
+    def __init__(self, base: str, crawl_id: int, index: int, budget: int, deadline: float, think: float):
+        super().__init__(daemon=True)
+        self.base, self.crawl_id, self.index = base, crawl_id, index
+        self.budget, self.deadline, self.think = budget, deadline, think
+        self.timings: dict[str, list[float]] = defaultdict(list)
+        self.errors: list[str] = []
+
+    def run(self):
+        try:
+            session = logged_in_session(self.base, STAFF, STAFF_PASSWORD)
+        except Exception as error:
+            self.errors.append(f"login: {error}")
+            return
+        pages, sent = dashboard_pages(self.crawl_id), 0
+        while sent < self.budget and time.monotonic() < self.deadline:
+            label, path, htmx = pages[(sent + self.index) % len(pages)]
+            headers = {"HX-Request": "true"} if htmx else {}
+            started = time.perf_counter()
+            try:
+                response = session.get(self.base + path, headers=headers, timeout=30, allow_redirects=False)
+                elapsed = (time.perf_counter() - started) * 1000.0
+                if response.status_code != 200:
+                    self.errors.append(f"{path}: HTTP {response.status_code}")
+                else:
+                    self.timings[label].append(elapsed)
+            except requests.RequestException as error:
+                self.errors.append(f"{path}: {type(error).__name__}")
+            sent += 1
+            time.sleep(self.think)
+
+
+def warm_up(base: str, crawl_id: int, server_workers: int) -> None:
+    """Untimed: each server worker's first requests import code and compile templates."""
+    session = logged_in_session(base, STAFF, STAFF_PASSWORD)
+    for _ in range(server_workers):
+        for _label, path, htmx in dashboard_pages(crawl_id):
+            session.get(base + path, headers={"HX-Request": "true"} if htmx else {}, timeout=60)
+
+
+def start_crawl_process(env: dict, seeds: list[str], log_path: Path) -> subprocess.Popen:
+    command = [sys.executable, "manage.py", "crawl", "start", "--name", "load bench crawl", "--budget", "5000",
+               "--host-interval", "1.0"]  # the default politeness
+    for url in seeds:
+        command += ["--url", url]
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT)
+
+
+def wait_for_crawl(name: str, crawl_process: subprocess.Popen, log_path: Path):
+    from crawlweb.models import Crawl
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        crawl = Crawl.objects.filter(name=name).first()
+        if crawl is not None and crawl.pages_fetched > 0:
+            return crawl
+        if crawl_process.poll() is not None:
+            raise SystemExit(f"the crawl process exited with {crawl_process.returncode}; see {log_path}")
+        time.sleep(0.2)
+    raise SystemExit(f"the crawl stored no page within 60 s; see {log_path}")
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "no requests"
+    return (f"{len(values)} requests, p50 {statistics.median(values):.1f} ms, "
+            f"p95 {judging.percentile(values, 0.95):.1f} ms, max {max(values):.1f} ms")
+
+
+def main():
+    args = parse_args()
+    server_url = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    name = f"bench_load_{os.getpid()}"
+    total_started = time.perf_counter()
+    database_url = judging.create_database(server_url, name)
+    os.environ.update({"DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "crawlweb.settings"})
+    os.environ.pop("REDIS_URL", None)
+    var_dir = Path(os.environ.get("VAR_DIR", ROOT / "var"))
+    var_dir.mkdir(parents=True, exist_ok=True)
+    server = crawl_process = web = None
+    try:
+        import django
+        from django.core.management import call_command
+        django.setup()
+        call_command("migrate", verbosity=0)
+        evaluation, _insert_s, _sample_s = judging.populate(args.pairs, max(args.evaluators, 1))
+        from django.contrib.auth.models import User
+        User.objects.create_user(STAFF, password=STAFF_PASSWORD, is_staff=True)
+        print(f"database {name}: {args.pairs:,} candidate pairs, evaluation of {evaluation.items.count()} items "
+              f"({time.perf_counter() - total_started:.1f} s)")
+
+        from crawlweb.testweb.generator import generate_web
+        from crawlweb.testweb.server import TestWebServer
+        web = TestWebServer(generate_web(seed=7, size=40, pages_per_site=12), host="127.0.0.1", port=0)
+        web.start()
+        proxy = {"HTTP_PROXY": web.proxy_url, "http_proxy": web.proxy_url,
+                 "NO_PROXY": "127.0.0.1,localhost,::1", "no_proxy": "127.0.0.1,localhost,::1"}
+        env = {**os.environ, "DEBUG": "0", "WARC_DIR": str(var_dir / "bench-load-warc")}
+        crawl_log = var_dir / "bench-load-crawl.log"
+        crawl_process = start_crawl_process({**env, **proxy, "JOBS_INPROCESS_MODE": "thread"},
+                                            web.web.truth()["seed_urls"], crawl_log)
+        crawl = wait_for_crawl("load bench crawl", crawl_process, crawl_log)
+        from django.db import connections
+        connections.close_all()
+
+        port = judging.free_port()
+        server = judging.start_server({**env, "JOBS_INPROCESS_MODE": "sync"}, port, args.workers,
+                                      var_dir / "bench-load-server.log")
+        base = f"http://127.0.0.1:{port}"
+        warm_up(base, crawl.pk, args.workers)
+        load_before = os.getloadavg()
+        deadline = time.monotonic() + args.seconds
+        readers = [DashboardClient(base, crawl.pk, i, args.requests, deadline, args.think)
+                   for i in range(args.dashboard_clients)]
+        evaluators = [judging.Evaluator(base, evaluation.pk, i, args.requests, deadline)
+                      for i in range(args.evaluators)]
+        started = time.perf_counter()
+        for client in (*readers, *evaluators):
+            client.start()
+        for client in (*readers, *evaluators):
+            client.join(args.seconds + 60)
+        wall = time.perf_counter() - started
+        load_after = os.getloadavg()
+        crawl.refresh_from_db()
+
+        errors = [e for r in readers for e in r.errors] + [e.error for e in evaluators if e.error]
+        by_page = defaultdict(list)
+        for reader in readers:
+            for label, values in reader.timings.items():
+                by_page[label] += values
+        dashboard = [t for values in by_page.values() for t in values]
+        judge = [t for e in evaluators for t in e.timings]
+        print(f"{args.dashboard_clients} dashboard clients (every {args.think} s), {args.evaluators} evaluators, "
+              f"{wall:.1f} s; gunicorn {args.workers} workers; crawl {crawl.pk} at {crawl.pages_fetched} pages "
+              f"({crawl.state})")
+        for label, values in by_page.items():
+            print(f"  {label:22s} {summary(values)}")
+        print(f"  {'dashboard, all':22s} {summary(dashboard)} (target p95 < 200 ms)")
+        print(f"  {'judging answer':22s} {summary(judge)} (target p95 < 100 ms)")
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min), "
+              f"{os.cpu_count()} cores")
+        for error in errors[:10]:
+            print("  error:", error)
+        print(f"total {time.perf_counter() - total_started:.1f} s")
+        dashboard_p95 = judging.percentile(dashboard, 0.95) if dashboard else 0.0
+        judge_p95 = judging.percentile(judge, 0.95) if judge else 0.0
+        print(f"RESULT dashboard_p95_ms={dashboard_p95:.2f} judge_p95_ms={judge_p95:.2f} errors={len(errors)}")
+    finally:
+        for process in (server, crawl_process):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if web is not None:
+            web.stop()
+        from django.db import connections
+        connections.close_all()
+        if not args.keep_db:
+            judging.drop_database(server_url, name)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""What a crawl found: the live panel of its dashboard page and the same figures as JSON."""
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from crawlweb.dashboard import discovery
+from crawlweb.models import Crawl
+
+
+def discovery_context(crawl: Crawl) -> dict:
+    summary = discovery.crawl_summary(crawl)
+    return {"crawl": crawl, "summary": summary, "bilingual_sites": discovery.bilingual_sites(crawl),
+            "removed_pairs": discovery.removed_pairs(crawl), "evaluations": discovery.evaluations(crawl)}
+
+
+@staff_member_required
+def discovery_panel(request, pk):
+    crawl = get_object_or_404(Crawl, pk=pk)
+    return render(request, "dashboard/_discovery.html", discovery_context(crawl))
+
+
+@staff_member_required
+def summary_json(request, pk):
+    crawl = get_object_or_404(Crawl, pk=pk)
+    return JsonResponse(discovery.crawl_summary(crawl))

@@ -1,0 +1,104 @@
+"""The demo's crawl and evaluation: what `manage.py demo` shows a new user in its first minutes.
+
+The crawl uses the project's strongest configuration for the test web: Barbosa et al.'s COBFC
+(back/forward crawl with the BS Detector and the online link classifiers, backlinks from the crawl's
+own graph and the test web's backlink service), the layered frontier's Language (M01) and Structure
+(M03) modules, and Pupsniffer's pairing as scoring follow-ups. Once the crawl is finished and
+scored, an evaluation of its candidate pairs (kept and removed) is drawn for two evaluators.
+"""
+from __future__ import annotations
+
+import time
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from crawlweb.jobs.queueing import uses_redis, wait_for_in_process_jobs
+from crawlweb.models import Crawl, SeedList
+from crawlweb.services import crawl_control
+from evaluation.models import CandidatePair
+from labeling.creation import create_evaluation
+from labeling.forms import EvaluationForm
+from labeling.permissions import EVALUATORS
+
+DESCRIPTION = "COBFC with the BS Detector, frontier modules M01 + M03, and pairing"
+CONFIG = {
+    "modules": {"M01": {"pair": "sr-en"}, "M03": {}},
+    "backlinks": {"providers": [{"kind": "graph"},
+                                {"kind": "http", "url_template": "http://backlinks.test/?url={url}"}]},
+    # The test web answers at once; politeness stays on, at a short interval.
+    "host_interval": 0.2,
+}
+SEED_LIST_NAME = "test web seeds"
+EVALUATION_SAMPLE_PER_STRATUM = 25  # a first session of a few minutes, not the 385 of a real estimate
+SCORED_TIMEOUT_S = 600
+
+
+def ensure_demo_users(password: str) -> None:
+    """`admin` (superuser) and `evaluator` (group evaluators), both with the demo password."""
+    users = get_user_model().objects
+    admin, _ = users.get_or_create(username="admin", defaults={"email": "admin@localhost"})
+    admin.is_staff = admin.is_superuser = True
+    admin.set_password(password)
+    admin.save()
+    evaluator, _ = users.get_or_create(username="evaluator", defaults={"email": "evaluator@localhost"})
+    evaluator.set_password(password)
+    evaluator.save()
+    evaluator.groups.add(Group.objects.get_or_create(name=EVALUATORS)[0])
+
+
+def start_demo_crawl(seed_urls: list[str], budget: int, *, host_interval: float | None = None) -> Crawl:
+    config = dict(CONFIG) if host_interval is None else {**CONFIG, "host_interval": host_interval}
+    seed_list, _ = SeedList.objects.get_or_create(
+        name=SEED_LIST_NAME, defaults={"description": "Start URLs of the bundled test web."})
+    seed_list.seeds.all().delete()
+    seed_list.seeds.bulk_create([seed_list.seeds.model(seed_list=seed_list, url=url) for url in seed_urls])
+    crawl = Crawl.objects.create(name="demo: test web", seed_list=seed_list, page_budget=budget, parallel_steps=1,
+                                 strategy=Crawl.Strategy.COBFC, config=config)
+    crawl_control.start_crawl(crawl)
+    return crawl
+
+
+def wait_for_pages(crawl: Crawl, pages: int, timeout: float = 300.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        crawl.refresh_from_db()
+        if crawl.pages_fetched >= pages or crawl.state != Crawl.State.RUNNING:
+            break
+        time.sleep(0.5)
+    return crawl.pages_fetched
+
+
+def _wait_until_scored(crawl_id: int, timeout: float) -> None:
+    """The crawl has finished and its last scoring pass (queued by the finish) has run."""
+    deadline = time.monotonic() + timeout
+    while Crawl.objects.get(pk=crawl_id).state == Crawl.State.RUNNING and time.monotonic() < deadline:
+        time.sleep(1)
+    if not uses_redis():
+        wait_for_in_process_jobs(max(1.0, deadline - time.monotonic()))
+        return
+    # RQ workers: no handle on their queues here, so wait for the pairs to stop changing.
+    last, stable_since = -1, time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - stable_since < 15:
+        count = CandidatePair.objects.filter(crawl_id=crawl_id).count()
+        if count != last:
+            last, stable_since = count, time.monotonic()
+        time.sleep(1)
+
+
+def evaluation_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S):
+    """Draw the demo's evaluation of the crawl's pairs once they are scored; None when there is no pair."""
+    _wait_until_scored(crawl_id, timeout)
+    crawl = Crawl.objects.get(pk=crawl_id)
+    existing = crawl.evaluations.order_by("id").first()
+    if existing is not None:
+        return existing
+    if not CandidatePair.objects.filter(crawl=crawl).exists():
+        return None
+    judges = get_user_model().objects.filter(username__in=("admin", "evaluator")).order_by("username")
+    form = EvaluationForm({"name": f"Demo: pairs of crawl {crawl_id}", "what": "pairs", "crawls": [crawl_id],
+                           "stratify_by": "method", "sample_size": EVALUATION_SAMPLE_PER_STRATUM, "seed": 1,
+                           "overlap": 0.2, "purpose": "estimate", "evaluators": [user.pk for user in judges]})
+    if not form.is_valid():
+        raise RuntimeError(f"the demo's evaluation was refused: {form.errors.as_text()}")
+    return create_evaluation(**form.cleaned_data)

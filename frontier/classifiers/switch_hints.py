@@ -1,0 +1,102 @@
+"""Which language a switch link names, read from what real switchers show, and URL guesses.
+
+Pure module. Real sites mark their language switch with a short anchor (EN, ENG, SRB, Srpski,
+Српски, lat, ћир), a title, a flag image (``usa.png``, ``serbian.png``, ``alt="English"``), an
+``hreflang`` or ``data-lang`` attribute, or a language code a script fills in: ``switch_language``
+reads those and answers the code of the language the link leads to. The Link Predictor scores
+links statistically; these hints let the BS Detector also read the links the model ranks low
+(a bare "SRB" button read from an event handler). ``language_swaps`` guesses the other language's
+URL of a page whose URL carries a language unit (``index-sr.html`` -> ``index-en.html``), as
+Pupsniffer's URL pairing patterns do.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from crawlweb.crawler.urls import registrable_domain
+from frontier.classifiers.link_features import LinkContext
+
+# Short labels and flag words per language (case-folded). Not "us" (About us) nor "me" (About me).
+SWITCH_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("""en eng engl english engleski енглески gb uk usa united-kingdom great-britain britain
+                       flag-gb flag-us flag-uk en-us en-gb""".split()),
+    "sr": frozenset("""sr srb srp srpski serbian serbia srbija rs српски срп србија sr-latn sr-cyrl latinica
+                       ћирилица cirilica ćirilica латиница lat cir ћир лат flag-rs""".split()),
+}
+MAX_LABEL_WORDS = 4  # a switcher's label is short; "Latest news in English" is a link, not a switch
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*", re.UNICODE)
+_HOST_LIKE = re.compile(r"[^\W_]\.[^\W_\d]{2,}(?:[/:]|\b)", re.UNICODE)
+_IMAGE_EXTENSION = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|ico)$", re.IGNORECASE)
+
+
+def base_code(code: str | None) -> str:
+    return (code or "").strip().replace("_", "-").split("-")[0].lower()
+
+
+def same_site(url: str, other: str) -> bool:
+    """One site: the same host but for www., a subdomain of the other (en.primer.rs, primer.rs), or
+    siblings under one parent of two labels or more (en.primer.rs, sr.primer.rs; not two sites of
+    one hosting suffix such as a.github.io, b.github.io, whose parent is the suffix itself)."""
+    a, b = ((urlsplit(u).hostname or "").removeprefix("www.") for u in (url, other))
+    if a == b or a.endswith("." + b) or b.endswith("." + a):
+        return bool(a)
+    parent_a, parent_b = a.partition(".")[2], b.partition(".")[2]
+    return parent_a == parent_b and parent_a.count(".") >= 1 and not _is_suffix_like(parent_a)
+
+
+def _is_suffix_like(parent: str) -> bool:
+    """A parent that is a public suffix (github.io, co.rs) or a bare registrable name with nothing under it."""
+    return registrable_domain("x." + parent) == "x." + parent
+
+
+def _label_words(text: str) -> set[str]:
+    out: set[str] = set()
+    if _HOST_LIKE.search(text or ""):
+        return out  # "www.primer.rs", "primer.rs/en": a site's name, not a switcher's label
+    for word in _WORD.findall(unquote(text or "").casefold()):
+        out.add(word)
+        out.update(word.split("-"))
+    return out
+
+
+def _image_words(src: str) -> set[str]:
+    name = unquote(src or "").split("?")[0].rsplit("/", 1)[-1]
+    return _label_words(_IMAGE_EXTENSION.sub("", name).replace("_", "-"))
+
+
+def switch_language(link: LinkContext, languages: tuple[str, ...] = ("sr", "en")) -> str | None:
+    """The language of ``languages`` the link's own marks name, or None (no mark, or several)."""
+    declared = base_code(link.hreflang)
+    if declared in languages:
+        return declared
+    texts = [link.anchor_text, link.img_alt]
+    named = set()
+    for language in languages:
+        vocabulary = SWITCH_WORDS.get(language, frozenset({language}))
+        for text in texts:
+            found = _label_words(text)
+            if found and len(_WORD.findall(text or "")) <= MAX_LABEL_WORDS and found & vocabulary:
+                named.add(language)
+        if _image_words(link.img_src) & vocabulary:
+            named.add(language)
+    return named.pop() if len(named) == 1 else None
+
+
+# A language unit between separators: /sr/, -en., _sr., ?lang=en, sr.host
+_UNIT = r"(?<=[/\-_.=])({units})(?=[/\-_.&]|$)"
+
+
+def language_swaps(url: str, from_language: str, to_language: str) -> list[str]:
+    """URLs of ``url`` with its ``from_language`` unit swapped for ``to_language`` (path, query, host)."""
+    parts = urlsplit(url)
+    pattern = re.compile(_UNIT.format(units=re.escape(from_language)), re.IGNORECASE)
+    out = []
+    for field in ("path", "query"):
+        value = getattr(parts, field)
+        if pattern.search(value):
+            out.append(urlunsplit(parts._replace(**{field: pattern.sub(to_language, value)})))
+    host = parts.netloc
+    if host.lower().startswith(from_language + "."):
+        out.append(urlunsplit(parts._replace(netloc=to_language + host[len(from_language):])))
+    return list(dict.fromkeys(u for u in out if u != url))

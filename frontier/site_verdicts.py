@@ -1,0 +1,112 @@
+"""Which sites of a crawl are bilingual in its language pair: one stored verdict per site, for every
+crawl (breadth-first included), combining three kinds of evidence.
+
+- detector: the BS Detector's verdict (frontier.detector_job), when the strategy ran it: both
+  languages seen on the pages its switch links lead to;
+- pages: the languages of the site's own pages the crawl stored (what a breadth-first crawl has
+  instead of the detector's reads): each language of the pair on at least MIN_PAGES_PER_LANGUAGE
+  pages (one page each on a site of fewer than SMALL_SITE_PAGES pages), so one misidentified page
+  of a Croatian-English site does not make it Serbian-English;
+- pairs: kept candidate pairs of the crawl (evaluation.models.CandidatePair, kept by the filter)
+  with a side on the site.
+
+A site is bilingual when any of the three says so. The verdict's evidence keeps all three
+(``combined``: detector verdict, page counts per language, kept pairs and up to five of them,
+and which of them decided), so a reader can trace the answer to the rows behind it. The detector's
+own answer stays in ``detector_bilingual``. Combining runs when the crawl finishes (after the
+pairs' last pass) and is safe to run again. Each site's page languages are settled first
+(crawlweb.services.site_language): the page counts read the labels the site's variety decided, as
+pairing and the detector do, so a Croatian site's page that looked Serbian counts as Croatian.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from django.db import IntegrityError, transaction
+
+from crawlweb.models import Crawl, Page
+from crawlweb.services.site_language import settle_site_languages
+from evaluation.models import CandidatePair
+from frontier.models import SiteVerdict
+
+MIN_PAGES_PER_LANGUAGE = 2
+SMALL_SITE_PAGES = 4
+PAIR_EXAMPLES = 5
+
+
+def _base(code: str | None) -> str:
+    return (code or "").replace("_", "-").split("-")[0].lower()
+
+
+def page_languages(crawl: Crawl) -> dict[int, Counter]:
+    """Site id -> pages per base language of the crawl's stored HTML pages."""
+    counts: dict[int, Counter] = defaultdict(Counter)
+    rows = (Page.objects.filter(crawl=crawl, status_code__gte=200, status_code__lt=300)
+            .exclude(language="").values_list("site_id", "language"))
+    for site_id, language in rows:
+        counts[site_id][_base(language)] += 1
+    return counts
+
+
+def kept_pairs(crawl: Crawl) -> dict[int, list[tuple[str, str]]]:
+    """Site id -> kept candidate pairs of the crawl's language pair with a side on that site."""
+    out: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    rows = (CandidatePair.objects.filter(crawl=crawl, kept=True)  # pairing runs for the crawl's pair only
+            .values_list("source_url", "target_url", "source_page__site_id", "target_page__site_id", "site_id"))
+    for source, target, source_site, target_site, site in rows:
+        for site_id in {source_site or site, target_site or site}:
+            out[site_id].append((source, target))
+    return out
+
+
+def pages_say_bilingual(languages: Counter, pair: tuple[str, str]) -> bool:
+    total = sum(languages.values())
+    needed = 1 if total < SMALL_SITE_PAGES else MIN_PAGES_PER_LANGUAGE
+    return all(languages.get(language, 0) >= needed for language in pair)
+
+
+def combine(detector: bool | None, languages: Counter, pairs: list[tuple[str, str]],
+            pair: tuple[str, str]) -> tuple[bool, dict]:
+    """(bilingual, evidence) of one site; pure."""
+    by_pages = pages_say_bilingual(languages, pair)
+    decided_by = [name for name, said in (("detector", bool(detector)), ("pages", by_pages), ("pairs", bool(pairs)))
+                  if said]
+    evidence = {"detector": detector, "page_languages": dict(sorted(languages.items())),
+                "pages_bilingual": by_pages, "kept_pairs": len(pairs),
+                "pair_examples": [list(p) for p in sorted(set(pairs))[:PAIR_EXAMPLES]], "decided_by": decided_by}
+    return bool(decided_by), evidence
+
+
+def combine_site_verdicts(crawl_id: int) -> int:
+    """Store (or update) the combined verdict of every site with pages in the crawl; returns how many
+    sites are bilingual. Idempotent: a second run rewrites the same answers."""
+    crawl = Crawl.objects.filter(pk=crawl_id).first()
+    if crawl is None:
+        return 0
+    pair = (_base(crawl.source_language), _base(crawl.target_language))
+    first_page = dict(Page.objects.filter(crawl=crawl).order_by("-id").values_list("site_id", "id"))
+    for site_id in sorted(first_page):
+        settle_site_languages(crawl_id, site_id)
+    languages, pairs = page_languages(crawl), kept_pairs(crawl)
+    existing = {v.site_id: v for v in SiteVerdict.objects.filter(crawl=crawl)}
+    bilingual_sites = 0
+    for site_id in sorted(set(first_page) | set(existing)):
+        verdict = existing.get(site_id)
+        # the detector's own answer: kept aside the first time, read back on later runs
+        detector = verdict.evidence.get("detector_bilingual", verdict.bilingual) if verdict is not None else None
+        bilingual, combined = combine(detector, languages.get(site_id, Counter()), pairs.get(site_id, []), pair)
+        bilingual_sites += bilingual
+        if verdict is None:
+            try:
+                with transaction.atomic():
+                    SiteVerdict.objects.create(
+                        crawl=crawl, site_id=site_id, page_id=first_page[site_id], bilingual=bilingual,
+                        evidence={"combined": combined, "detector_bilingual": None},
+                        pages_fetched_at_decision=crawl.pages_fetched)
+            except IntegrityError:  # the detector decided meanwhile; the next run combines it
+                pass
+        else:
+            verdict.evidence = {**verdict.evidence, "combined": combined, "detector_bilingual": detector}
+            verdict.bilingual = bilingual
+            verdict.save(update_fields=["evidence", "bilingual"])
+    return bilingual_sites

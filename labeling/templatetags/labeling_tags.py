@@ -1,0 +1,35 @@
+"""Template helpers for crawled, untrusted values."""
+from urllib.parse import urlsplit
+
+from django import template
+
+from labeling.permissions import is_admin, is_viewer
+
+register = template.Library()
+
+
+@register.filter
+def web_url(value) -> str:
+    """The URL if it is http(s) (so it may be a link's href), else '' (javascript:, data:, …)."""
+    text = str(value or "").strip()
+    try:
+        scheme = urlsplit(text).scheme.lower()
+    except ValueError:
+        return ""
+    return text if scheme in ("http", "https") and not any(ord(c) < 32 for c in text) else ""
+
+
+@register.filter
+def percent(value, digits: int = 1) -> str:
+    return "–" if value is None else f"{100 * float(value):.{int(digits)}f} %"
+
+
+@register.filter
+def labeling_admin(user) -> bool:
+    """For menus: the links a user may follow (the views check again)."""
+    return is_admin(user)
+
+
+@register.filter
+def labeling_viewer(user) -> bool:
+    return is_viewer(user)

@@ -1,0 +1,81 @@
+"""The judging card: one item per screen; one key judges and the next item is swapped in (htmx).
+
+Every answer names its assignment, so a reload, a resent form or a double key press judges
+nothing twice (labeling.judging.record). Without JavaScript the buttons are plain forms and the
+server redirects back to the card (post/redirect/get)."""
+import math
+import time
+
+from django.http import HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from labeling.judging import JudgingError, next_assignment, progress, record, undo_last
+from labeling.keys import KEYS, QUESTIONS
+from labeling.permissions import evaluation_for_evaluator, evaluator_required, own_assignment
+from labeling.presentation import CARD_DEFERRED, CARD_RELATED, card_context
+
+
+def _workspace(request, evaluation, status=200, notice=""):
+    assignment = (next_assignment(evaluation, request.user, CARD_RELATED[evaluation.what],
+                                  CARD_DEFERRED[evaluation.what]) if evaluation.is_open else None)
+    context = {"evaluation": evaluation, "assignment": assignment, "progress": progress(evaluation, request.user),
+               "keys": KEYS[evaluation.what], "question": QUESTIONS[evaluation.what], "shown": f"{time.time():.3f}",
+               "notice": notice, **(card_context(assignment.item) if assignment else {})}
+    template = "labeling/_workspace.html" if request.headers.get("HX-Request") else "labeling/judge.html"
+    response = render(request, template, context, status=status)
+    response["Vary"] = "HX-Request"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _seconds(raw: str | None) -> float | None:
+    """Time since the card was shown (its render time came back in the form); None if unreadable."""
+    try:
+        shown = float(raw) if raw else None
+    except ValueError:
+        return None
+    return time.time() - shown if shown is not None and math.isfinite(shown) else None
+
+
+@require_GET
+@evaluator_required
+def judge(request, pk):
+    return _workspace(request, evaluation_for_evaluator(request.user, pk))
+
+
+@require_POST
+@evaluator_required
+def answer(request, pk):
+    assignment = own_assignment(request.user, pk)
+    keys = {key.key: key for key in KEYS[assignment.evaluation.what]}
+    key = keys.get(request.POST.get("key", ""))
+    if key is None:
+        return HttpResponseBadRequest(f"unknown key {request.POST.get('key', '')!r}; expected one of {', '.join(keys)}")
+    try:
+        record(assignment, key.verdict, key.category, _seconds(request.POST.get("shown")))
+    except JudgingError as error:
+        return HttpResponseBadRequest(str(error))
+    if not request.headers.get("HX-Request"):
+        return redirect("labeling:judge", pk=assignment.evaluation_id)
+    return _workspace(request, assignment.evaluation)
+
+
+@require_POST
+@evaluator_required
+def undo(request, pk):
+    evaluation = evaluation_for_evaluator(request.user, pk)
+    try:
+        taken_back = undo_last(evaluation, request.user)
+    except JudgingError as error:
+        return HttpResponseBadRequest(str(error))
+    if not request.headers.get("HX-Request"):
+        return redirect("labeling:judge", pk=evaluation.pk)
+    return _workspace(request, evaluation, notice="Took back your last answer." if taken_back else "Nothing to undo.")
+
+
+@require_GET
+@evaluator_required
+def help_panel(request):
+    keys = KEYS.get(request.GET.get("what", ""), KEYS["pairs"])
+    return render(request, "labeling/_help.html", {"closed": request.GET.get("close") == "1", "keys": keys})

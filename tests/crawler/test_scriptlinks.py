@@ -1,0 +1,132 @@
+"""Speculative links from scripts and event attributes (crawlweb.crawler.scriptlinks, htmlparse)."""
+from crawlweb.crawler.htmlparse import parse_html
+from crawlweb.crawler.scriptlinks import (MAX_SCRIPT_LINKS, language_codes, navigation_targets, path_literals,
+                                          script_links)
+
+# The root index.html of www.drustvohispanistasrbija.rs (vanjakudra-ship-it/dh_www@6998105, development
+# data real-sites): the only way on is a script that picks the language.
+DH_WWW_ROOT = """<!DOCTYPE html>
+<html>
+<head>
+    <meta charset="UTF-8">
+    <script>
+        const lang = localStorage.getItem('lang') || 'sr';
+        window.location.href = '/index-' + lang + '.html';
+    </script>
+</head>
+<body>Redirecting...</body>
+</html>"""
+# The language switch of the same site (assets/includes/header.html): buttons that call a function.
+DH_WWW_SWITCH = """<div class="flex items-center gap-2 text-xs font-bold uppercase">
+<button onclick="changeLang('sr')" id="btn-sr" class="hover:bg-gray-100 px-2 py-1 rounded">SRB</button> |
+<button onclick="changeLang('en')" id="btn-en" class="hover:bg-gray-100 px-2 py-1 rounded">ENG</button></div>"""
+# prof-dr-miodrag-acimovic (AleksandarJanjic/prof-dr-miodrag-acimovic@278c38e, index.html): a button.
+ACIMOVIC_BUTTON = """<button class="nav-button-actual" onclick="window.location.href = 'operacije.html';">SRPSKI</button>"""
+
+
+def test_a_script_that_picks_the_language_yields_the_page_it_would_open():
+    page = parse_html(DH_WWW_ROOT, "http://www.drustvohispanistasrbija.rs/")
+    scripted = [(link.url, link.hreflang, link.kind) for link in page.links]
+    assert scripted == [("http://www.drustvohispanistasrbija.rs/index-sr.html", "sr", "script")]
+
+
+def test_a_concatenation_is_filled_with_every_language_code_the_script_names():
+    code = "var l = navigator.language.startsWith('sr') ? 'sr' : 'en'; location.replace('/' + l + '/index.html');"
+    assert language_codes(code) == ["sr", "en"]
+    found = navigation_targets(code, "http://primer.rs/")
+    assert [(f.url, f.hreflang) for f in found] == [("http://primer.rs/sr/index.html", "sr"),
+                                                    ("http://primer.rs/en/index.html", "en")]
+
+
+def test_template_literals_and_plain_assignments_are_navigation():
+    code = "document.location = \"/en/\"; if (x) { window.location.href = `/${lang}/kontakt.html`; } var lang='sr';"
+    urls = [f.url for f in navigation_targets(code, "http://primer.rs/a/")]
+    assert urls == ["http://primer.rs/en/", "http://primer.rs/sr/kontakt.html"]
+
+
+def test_path_like_literals_are_speculative_links_and_assets_are_not():
+    code = """var pages = ['/en/about.html', "o-nama.php", 'img/flag-rs.png', '/js/app.js', 'hello world',
+              '/index-' + x, 'https://cdn.example.com/lib.html', 'http://primer.rs/sr/'];"""
+    urls = [f.url for f in path_literals(code, "http://www.primer.rs/")]
+    assert urls == ["http://www.primer.rs/en/about.html", "http://www.primer.rs/o-nama.php", "http://primer.rs/sr/"]
+
+
+def test_scripts_never_lead_off_the_site():
+    code = "window.location.href = 'http://evil.example/en/'; var a = 'http://other.rs/sr/index.html';"
+    assert script_links([code], "http://primer.rs/") == []
+
+
+def test_a_huge_bundle_gives_at_most_the_cap():
+    code = "\n".join(f"var p{i} = '/page-{i}.html';" for i in range(500))
+    found = script_links([code], "http://primer.rs/")
+    assert len(found) == MAX_SCRIPT_LINKS and found[0].url == "http://primer.rs/page-0.html"
+
+
+def test_a_real_onclick_button_is_an_explicit_click_link():
+    page = parse_html(ACIMOVIC_BUTTON, "http://prof-dr-miodrag-acimovic.aleksandarjanjic.gh.test/index.html")
+    assert [(l.url.rsplit("/", 1)[1], l.kind, l.anchor_text) for l in page.links] == [
+        ("operacije.html", "onclick", "SRPSKI")]
+
+
+def test_a_function_call_without_a_url_is_no_link():
+    assert parse_html(DH_WWW_SWITCH, "http://www.drustvohispanistasrbija.rs/index-sr.html").links == []
+
+
+def test_a_select_chooser_gives_one_link_per_option_with_its_text():
+    html = """<select onchange="window.location = this.value"><option value="">Jezik</option>
+    <option value="/sr/" lang="sr">Српски</option><option value="/en/">English</option></select>"""
+    page = parse_html(html, "http://primer.rs/")
+    assert [(l.url, l.kind, l.anchor_text, l.hreflang) for l in page.links] == [
+        ("http://primer.rs/sr/", "onclick", "Српски", "sr"), ("http://primer.rs/en/", "onclick", "English", "")]
+
+
+def test_data_href_and_data_lang_mark_a_switch():
+    html = """<ul><li><span data-href="/en/index.html" data-lang="en" title="English">EN</span></li>
+    <li><a href="/sr/index.html" data-lang="sr">SR</a></li></ul>"""
+    page = parse_html(html, "http://primer.rs/")
+    assert sorted((l.url, l.kind, l.anchor_text, l.hreflang, l.title) for l in page.links) == [
+        ("http://primer.rs/en/index.html", "onclick", "EN", "en", "English"),
+        ("http://primer.rs/sr/index.html", "a", "SR", "sr", "")]
+
+
+def test_scripts_never_reach_the_page_text():
+    page = parse_html("<p>Tekst</p><script>var u = '/en/';</script>", "http://primer.rs/")
+    assert page.text == "Tekst" and [l.url for l in page.links] == ["http://primer.rs/en/"]
+
+
+# www.sft21.com (development web), register_en.html: after the form, a redirect whose query names
+# one of 40 guardians; and userdata_en.html, the page the form leads to.
+SFT21_REGISTER = """<script>
+const guardians = ['gb', 'de', 'fr', 'it', 'es', 'ru', 'tr', 'ua', 'pl', 'ro', 'nl', 'be', 'se', 'cz', 'gr',
+  'pt', 'hu', 'by', 'at', 'ch', 'rs', 'bg', 'dk', 'fi', 'sk', 'no', 'ie', 'hr', 'ba', 'al', 'lt', 'si', 'mk',
+  'lv', 'ee', 'me', 'lu', 'mt', 'is', 'ad'];
+function pick(guardianId) {
+    window.location.href = `office_kyc_en.html?source=guardian_kyc&guardian=${guardianId}`;
+}
+function done() { window.location.href = 'userdata_en.html'; }
+</script>"""
+# The same site, prikaz_opcije_en.html: the card pages get the chosen option as their query.
+SFT21_CARDS = """<script>
+const queryParams = window.location.search;
+if (option === 1) { targetUrl = `prva_kartica_en.html${queryParams}`; }
+else { targetUrl = `druga_kartica_en.html${queryParams}`; }
+window.location.href = targetUrl;
+</script>"""
+
+
+def test_a_variable_that_only_fills_the_query_names_the_page_once():
+    page = parse_html(SFT21_REGISTER, "http://www.sft21.com/register_en.html")
+    assert [link.url for link in page.links] == ["http://www.sft21.com/office_kyc_en.html",
+                                                 "http://www.sft21.com/userdata_en.html"]
+
+
+def test_a_template_literal_whose_slot_is_the_query_is_the_page():
+    page = parse_html(SFT21_CARDS, "http://www.sft21.com/prikaz_opcije_en.html")
+    assert [link.url for link in page.links] == ["http://www.sft21.com/prva_kartica_en.html",
+                                                 "http://www.sft21.com/druga_kartica_en.html"]
+
+
+def test_a_language_parameter_is_still_filled_with_the_scripts_codes():
+    code = "var l = 'sr'; if (x) { l = 'en'; } location.href = '/index.php?lang=' + l;"
+    assert [(f.url, f.hreflang) for f in navigation_targets(code, "http://primer.rs/")] == [
+        ("http://primer.rs/index.php?lang=sr", "sr"), ("http://primer.rs/index.php?lang=en", "en")]

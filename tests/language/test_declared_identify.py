@@ -1,0 +1,83 @@
+"""A page's declarations weigh in with its text: inside the family the text chose, never across."""
+from crawlweb.crawler.htmlparse import parse_html
+from crawlweb.language.identify import identify_language
+from crawlweb.services.page_language import identify_page_language
+from tests.language.snippets import (
+    CROATIAN,
+    EKAVIAN_SERBIAN,
+    ENGLISH,
+    IJEKAVIAN_SERBIAN,
+    MACEDONIAN,
+    MONTENEGRIN,
+    SERBIAN_CYRILLIC,
+    SERBIAN_MENU_PAGE,
+    prepared,
+)
+
+
+def test_ijekavian_text_alone_is_not_called_serbian():
+    language, _script, _obs = prepared("http://pravni-blog.example.com/medijacija.html", IJEKAVIAN_SERBIAN)
+    assert language in ("hr", "bs", "cnr")
+
+
+def test_a_serbian_marked_page_with_ijekavian_text_stays_serbian():
+    for url, lang in (("http://pravni-blog.example.com/sr/medijacija.html", None),
+                      ("http://pravni-blog.example.com/medijacija.html", "sr"),
+                      ("http://pravni-blog.example.com/medijacija_sr.html", "en")):
+        language, script, observation = prepared(url, IJEKAVIAN_SERBIAN, lang)
+        assert (language, script) == ("sr", "Latn"), (url, lang)
+        assert observation["declared"], "the declaration that decided is kept with the page"
+
+
+def test_a_declaration_does_not_beat_clear_text_of_another_variety_or_family():
+    # three distinct ekavian words (umetnost, reč, osećanje: Serbian only) outweigh one declaration
+    assert prepared("http://x.com/hr/umetnost.html", EKAVIAN_SERBIAN)[0] == "sr"
+    assert prepared("http://x.com/umetnost.html", EKAVIAN_SERBIAN, "hr")[0] == "sr"
+    assert prepared("http://x.com/sr/about.html", ENGLISH, "sr")[0] == "en"
+    assert prepared("http://x.com/sr/about.html", CROATIAN, "sr")[0] == "hr"  # tko/tisuća-style words
+
+
+def test_a_template_lang_en_on_serbian_text_is_ignored():
+    assert prepared("http://aleksandar.example.com/profil.html", SERBIAN_MENU_PAGE, "en")[:2] == ("sr", "Latn")
+
+
+def test_macedonian_cyrillic_is_not_serbian_even_under_a_serbian_declaration():
+    assert prepared("http://parks.example.com/mk/za-nas.html", MACEDONIAN, "mk")[0] == "mk"
+    assert prepared("http://parks.example.com/sr/za-nas.html", MACEDONIAN, "sr")[0] == "mk"
+    assert prepared("http://spc.example.rs/vesti.html", SERBIAN_CYRILLIC, "sr")[:2] == ("sr", "Cyrl")
+
+
+def test_a_montenegrin_page_declaring_sr_is_montenegrin_where_the_country_says_so():
+    language, _script, observation = prepared("http://gontech.me/index.html", MONTENEGRIN, "sr")
+    assert language == "cnr"
+    assert observation["phone"] == "cnr"
+    assert prepared("http://gontech.example.com/index-cnr.html", MONTENEGRIN, "sr")[0] == "cnr"  # URL over lang
+
+
+def test_without_declarations_the_identifier_answers_as_before():
+    plain = identify_language(IJEKAVIAN_SERBIAN)
+    assert plain.lang in ("hr", "bs", "cnr") and "declared" not in plain.evidence
+
+
+def test_dot_me_alone_does_not_make_an_ekavian_serbian_page_montenegrin():
+    # petsitty.me (a Serbian pet-sitting firm, /sr/ with lang=sr): .me sold as an English word
+    text = ("PetSitty.me – Siting, šetnja pasa i nega kućnih ljubimaca u Srbiji | PetSitty.me\n"
+            "Sajt PetSitty.me je trenutno u izradi. Uskoro se otvaramo i nudimo najbolje usluge za vaše ljubimce!")
+    assert prepared("http://petsitty.me/sr/index.html", text, "sr")[:2] == ("sr", "Latn")
+
+
+def test_placeholder_runs_do_not_make_a_serbian_page_undetermined():
+    # dacalalic/FitnessSite: a real Serbian menu over a "Duzi opis: aaaa aa aaa" placeholder
+    placeholder = ("aaaa aa aa aaa aaaaaaaaaa aaaaaaaaa aaaaaa aaaa aaaaa aa aaaaa aaaaa aaaaaa aaaaa a a aa a a "
+                   "aaaaa aaaa aaa a aaaaaaa aaaaaa aaaaaaaaaa aaaa aaaa aaaaaaa aaaa aaa aaaaaaaaaa aaaaaaaaaaa "
+                   "aaaaaaaaa aaaaaa aaa aa aaaaa a aaaaa aaaaaaa aaaaaaa aaaaaaaa aaaaaa aaaaaaaa aaaaaaaa aaaaa "
+                   "aaa aaaaa aaaaa aaaa aaaaa aa aa a aaa aaa a aa aaaaaa aaaaaaaaa aaaaaa aaaaa aaaa aaaaaaaa "
+                   "aaaaaaa aaaaaaaa aaa aaa aaaaaa aaaaaa aaaaa a")
+    text = ("VERSUS\nFITNESS\nPočetna\nUsluge\nTreninzi Nutricionista Masaže\nZakazivanje treninga\nMoj nalog\n"
+            "O nama\nUsluge\nTreninzi\nYoga\nHatha\nSRB ENG\nHatha\nTrajanje: 1.30h Nivo: 5\nDuzi opis:"
+            + placeholder + "\nOcena\nPošalji ocenu\nKomentar\nPošalji komentar\nPogledaj komentare ▼\n×\n"
+            "Copyright © 2020, Lalić Danilo & Labović Božo, Odsek za softversko inženjerstvo Elektrotehničkog "
+            "fakulteta Univerziteta u Beogradu")
+    page = f"<html><head><title>Fitness/Yoga1</title></head><body>{text}</body></html>"
+    url = "http://fitnesssite.example.com/training_yoga_1.html"
+    assert identify_page_language(parse_html(page, url), url)[0] == "sr"

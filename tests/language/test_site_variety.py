@@ -1,0 +1,123 @@
+"""A site's variety from all its pages, and the page labels it corrects (real snippets)."""
+import json
+
+import pytest
+
+from crawlweb.language.site_variety import site_variety
+from tests.language.snippets import (
+    CROATIAN,
+    CROATIAN_SHORT,
+    EKAVIAN_SERBIAN,
+    ENGLISH,
+    IJEKAVIAN_SERBIAN,
+    IJEKAVIAN_SERBIAN_CYRILLIC,
+    MACEDONIAN,
+    MONTENEGRIN,
+    SERBIAN_MENU_PAGE,
+    prepared,
+)
+
+
+def _site(host, pages):
+    """{url: observation} of pages given as (path, text, html lang)."""
+    return {f"http://{host}{path}": prepared(f"http://{host}{path}", text, lang)[2] for path, text, lang in pages}
+
+
+def _labels(decision):
+    return {url.split("/", 3)[3]: (lang if lang != "sr" else f"sr-{script}")
+            for url, (lang, script) in decision.page_languages.items()}
+
+
+def test_a_croatian_site_with_an_english_side_has_no_serbian_page():
+    host = "slavonian-trading.example.com"
+    decision = site_variety(host, _site(host, [
+        ("/index.html", CROATIAN, "hr"), ("/kontakt.html", CROATIAN_SHORT, "hr"),
+        ("/en/index.html", ENGLISH, "en"), ("/en/contact.html", ENGLISH, "en")]))
+    assert decision.variety == "hr"
+    labels = _labels(decision)
+    assert not any(label.startswith("sr") for label in labels.values()), labels
+    assert labels["index.html"] == "hr"
+
+
+def test_a_serbian_sites_ijekavian_page_called_bosnian_is_corrected():
+    host = "teatar.example.com"
+    observations = _site(host, [
+        ("/index.html", EKAVIAN_SERBIAN, None), ("/o-nama.html", EKAVIAN_SERBIAN + " Pozorište.", None),
+        ("/profil.html", SERBIAN_MENU_PAGE, "en"), ("/medijacija.html", IJEKAVIAN_SERBIAN, None)])
+    assert observations[f"http://{host}/medijacija.html"]["lang"] in ("hr", "bs", "cnr")
+    decision = site_variety(host, observations)
+    assert decision.variety == "sr"
+    assert _labels(decision)["medijacija.html"] == "sr-Latn"
+    assert f"http://{host}/medijacija.html" in decision.corrected
+
+
+def test_latin_and_cyrillic_ijekavian_under_lang_bs_is_a_serbian_site():
+    host = "tamarakrunic.example.com"  # every page declares lang="bs" (a template)
+    decision = site_variety(host, _site(host, [
+        ("/index_latin.html", IJEKAVIAN_SERBIAN, "bs"), ("/index_cir.html", IJEKAVIAN_SERBIAN_CYRILLIC, "bs"),
+        ("/o_meni_latin.html", IJEKAVIAN_SERBIAN, "bs"), ("/o_meni_cir.html", IJEKAVIAN_SERBIAN_CYRILLIC, "bs")]))
+    assert decision.variety == "sr"
+    assert set(_labels(decision).values()) == {"sr-Latn", "sr-Cyrl"}
+
+
+def test_a_macedonian_site_with_an_english_side_is_not_serbian():
+    host = "national-parks.example.com"
+    decision = site_variety(host, _site(host, [
+        ("/mk/za-nas.html", MACEDONIAN, "mk"), ("/mk/prestoj.html", MACEDONIAN, None), ("/en/about.html", ENGLISH, "en")]))
+    assert decision.variety == "mk"
+    assert not any(label.startswith("sr") for label in _labels(decision).values())
+
+
+def test_a_montenegrin_site_that_declares_sr_is_montenegrin():
+    host = "gontech.me"
+    decision = site_variety(host, _site(host, [("/index-sr.html", MONTENEGRIN, "sr"), ("/index.html", ENGLISH, "en")]))
+    assert decision.variety == "cnr"
+    assert _labels(decision)["index-sr.html"] == "cnr"
+
+
+def test_pages_a_site_declares_serbian_page_by_page_stay_serbian_on_a_croatian_site():
+    # SFT21: x.html lang=hr and x_sr.html lang=sr with much the same (Croatian) wording
+    host = "sft.example.com"
+    decision = site_variety(host, _site(host, [
+        ("/odluka.html", CROATIAN, "hr"), ("/odluka_sr.html", CROATIAN, "sr"), ("/index.html", CROATIAN, "hr")]))
+    assert decision.variety == "hr"
+    assert _labels(decision) == {"odluka.html": "hr", "odluka_sr.html": "sr-Latn", "index.html": "hr"}
+
+
+def test_a_site_without_south_slavic_pages_has_no_variety_and_keeps_its_labels():
+    host = "english.example.com"
+    observations = _site(host, [("/a.html", ENGLISH, "en")])
+    decision = site_variety(host, observations)
+    assert decision.variety is None and decision.corrected == {}
+    assert _labels(decision) == {"a.html": "en"}
+
+
+def test_the_decision_is_the_same_when_run_twice_and_serializable():
+    host = "teatar.example.com"
+    observations = _site(host, [("/a.html", EKAVIAN_SERBIAN, None), ("/b.html", IJEKAVIAN_SERBIAN, None)])
+    first, second = site_variety(host, observations), site_variety(host, observations)
+    assert first.page_languages == second.page_languages and first.scores == second.scores
+    assert json.loads(json.dumps(first.as_evidence()))["variety"] == "sr"
+    assert json.loads(json.dumps(observations))  # what Page.language_evidence stores
+
+
+@pytest.mark.parametrize("observations, error", [
+    ([{"lang": "sr"}], TypeError),
+    ({"http://x/": {"script": "Latn"}}, ValueError),
+    ({"http://x/": "sr"}, ValueError),
+])
+def test_bad_observations_are_refused_with_a_clear_error(observations, error):
+    with pytest.raises(error):
+        site_variety("x.example.com", observations)
+
+
+def test_a_slovene_page_the_text_could_not_place_keeps_its_own_marker():
+    # KMSSencur (Slovenia): /sl/ product pages of a site with Croatian and English sides
+    host = "kms.example.com"
+    observations = _site(host, [("/hr/index.html", CROATIAN, "hr"), ("/hr/kontakt.html", CROATIAN_SHORT, "hr")])
+    observations[f"http://{host}/sl/category.html"] = {
+        "lang": "sr", "script": "Latn", "markers": {"sr": 1.0, "hr": 0.0, "bs": 0.0, "cnr": 0.0},
+        "ijek": {"sr": 0.0, "other": 0.0}, "declared": {"url": "sl", "html_lang": "en"}}
+    decision = site_variety(host, observations)
+    assert decision.variety == "hr"
+    assert _labels(decision)["sl/category.html"] == "sl"

@@ -1,0 +1,59 @@
+"""Body features beyond a site's template, and the classifier's one-to-one choice."""
+import pytest
+
+from training.learn.one_to_one import choose_one_to_one
+from training.learn.page_body import SiteLines, body_features
+
+MENU_SR = "Početna\nO nama\nKontakt\nSRB | ENG"
+MENU_EN = "Home\nAbout\nContact\nSRB | ENG"
+
+
+def site_with(*bodies_sr_en):
+    """A site whose every page carries the menu of its language above its own body."""
+    texts = [f"{MENU_SR}\n{sr}" for sr, _ in bodies_sr_en] + [f"{MENU_EN}\n{en}" for _, en in bodies_sr_en]
+    return SiteLines.from_texts(texts)
+
+
+def test_the_template_lines_are_taken_off_and_a_menu_only_pair_has_no_body():
+    translated = ("Hotel Kotor Bay ima 12 soba.\nOtvoren je 2019. godine, uz more.",
+                  "Hotel Kotor Bay has 12 rooms.\nIt opened in 2019, by the sea.")
+    menu_only = ("Galerija", "Gallery")
+    other = ("Kurs UX dizajna traje nedelju dana i počinje u julu, u Nišu, sa vežbama.",
+             "Industry 4.0 is changing how we make things.\nJoin us.\nRegister today.\nSee the programme.")
+    site = site_with(translated, menu_only, other, ("Cenovnik", "Prices"))
+    said = {name: body_features(f"{MENU_SR}\n{sr}", f"{MENU_EN}\n{en}", site)
+            for name, (sr, en) in (("translated", translated), ("menu only", menu_only), ("other", other))}
+    assert said["menu only"]["body_shorter_log"] < said["translated"]["body_shorter_log"]
+    assert said["menu only"]["body_share_min"] < 0.3 < said["translated"]["body_share_min"]
+    assert said["translated"]["body_number_share"] == 1.0 and said["other"]["body_number_share"] == 0.0
+    assert said["translated"]["body_name_share"] > said["other"]["body_name_share"]
+    assert said["translated"]["body_lines_ratio"] == 1.0 > said["other"]["body_lines_ratio"]
+    assert said["translated"]["body_missing"] == 0.0
+
+
+def test_without_the_site_the_verbatim_shared_lines_are_the_template():
+    untranslated = body_features("Meni\nSame body text, not translated.", "Menu\nSame body text, not translated.")
+    assert untranslated["body_identical_share"] == 0.0  # the shared line was taken off as template
+    site = SiteLines.from_texts(["Meni\nSame body text, not translated.", "Menu\nSame body text, not translated."])
+    assert body_features("Meni\nSame body text, not translated.", "Menu\nSame body text, not translated.",
+                         site)["body_identical_share"] > 0.8  # on two pages only: body, identical on both sides
+    assert body_features("", "Menu")["body_missing"] == 1.0
+
+
+def test_the_line_lengths_of_a_translation_follow_each_other_in_order():
+    lines_sr = ["Kratko.", "Ovo je nešto duži red teksta o nečemu.", "Srednji red.", "Opet dugačak red sa dosta reči."]
+    lines_en = ["Short.", "This is a somewhat longer line of text on it.", "Middle line.", "A long line with many words."]
+    in_order = body_features("\n".join(lines_sr), "\n".join(lines_en))
+    shuffled = body_features("\n".join(lines_sr), "\n".join([lines_en[1], lines_en[0], lines_en[3], lines_en[2]]))
+    assert in_order["body_profile_correlation"] > 0.9 and shuffled["body_profile_correlation"] < 0
+
+
+def test_each_page_keeps_its_most_probable_counterpart_above_one_half():
+    slots = [(("sr/a", ""), ("en/a", "latn")), (("sr/a", ""), ("en/b", "latn")), (("sr/c", ""), ("en/a", "latn")),
+             (("sr/d", ""), ("en/d", "latn")), (("sr/a-cyr", ""), ("en/a", "cyrl"))]
+    kept = choose_one_to_one(slots, [0.7, 0.9, 0.8, 0.4, 0.6])
+    # sr/a keeps en/b (0.9); en/a then goes to sr/c (0.8); sr/d is below 0.5; the Cyrillic page is another slot
+    assert kept == [False, True, True, False, True]
+    assert choose_one_to_one(slots[:2], [0.6, 0.6]) == [True, False]  # a tie goes to the first
+    with pytest.raises(ValueError, match="2 candidates but 1 probabilities"):
+        choose_one_to_one(slots[:2], [0.5])

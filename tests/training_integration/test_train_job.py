@@ -1,0 +1,100 @@
+"""The train job: trains from judged improve items, compares with the current model, promotes a
+better one and rejects a worse one; it runs once per request, and rollback restores the previous."""
+import pytest
+
+from labeling.models import Evaluation, Judgment
+from training.jobs import request_training, train
+from training.models import TrainedModel, TrainingRun
+from training.promoted import promoted
+from training.services.promotion import roll_back
+from tests.training_integration.conftest import judge_all, make_pairs, truth_by_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TRUTH = [i % 3 != 0 for i in range(30)]  # 20 parallel, 10 not
+
+
+def pair_model(version: int) -> TrainedModel:
+    return TrainedModel.objects.get(kind="pair_classifier", version=version)
+
+
+def test_a_classifier_better_than_the_filter_is_promoted(people, sync_jobs):
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))  # the filter keeps everything
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    run = request_training(TrainingRun.Trigger.BUTTON, user=people["admin"])
+    run.refresh_from_db()
+    assert run.state == "done", run.error
+    model = pair_model(1)
+    assert model.state == "promoted" and model.promoted_at is not None
+    assert model.metrics["new_mean"] == 1.0 and model.metrics["current_mean"] == pytest.approx(0.8, abs=0.01)
+    assert model.metrics["current"] == "the method's filter" and model.metrics["folds"] == 5
+    assert model.trained_on == {"total": 30, "positive": 20, "negative": 10}
+    assert model.params["format"] == "pair-classifier" and "promoted: not worse" in model.reason
+    assert run.summary["pair_classifier"]["state"] == "promoted"
+    assert "skipped" in run.summary["link_predictor"] and "skipped" in run.summary["detector_threshold"]
+
+
+def test_a_classifier_worse_than_the_filter_is_rejected(people, sync_jobs):
+    # the filter is right on every pair; the features cannot tell the pairs apart
+    crawl = make_pairs(TRUTH, informative=False, filter_kept=TRUTH)
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    request_training(TrainingRun.Trigger.BUTTON)
+    model = pair_model(1)
+    assert model.state == "rejected" and model.reason.startswith("rejected: worse")
+    assert model.metrics["new_mean"] < model.metrics["current_mean"] == 1.0
+    assert promoted("pair_classifier") is None
+
+
+def test_estimate_items_are_never_trained_on(people, sync_jobs):
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH), purpose="estimate")
+    run = request_training(TrainingRun.Trigger.BUTTON)
+    run.refresh_from_db()
+    assert not TrainedModel.objects.exists()
+    assert run.summary["pair_classifier"]["trained_on"]["total"] == 0
+
+
+def test_running_the_job_twice_trains_once(people, settings):
+    settings.REDIS_URL = None
+    settings.JOBS_INPROCESS_MODE = "thread"  # enqueued, not run, while we hold the id
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    run = TrainingRun.objects.create(trigger=TrainingRun.Trigger.BUTTON)
+    train(run.pk)
+    train(run.pk)
+    assert TrainedModel.objects.filter(kind="pair_classifier").count() == 1
+
+
+def test_rollback_promotes_the_previous_version_again(people, sync_jobs):
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    request_training(TrainingRun.Trigger.BUTTON)
+    request_training(TrainingRun.Trigger.BUTTON)  # v2 is as good as v1: not worse, so promoted
+    assert [(m.version, m.state) for m in TrainedModel.objects.filter(kind="pair_classifier")] == \
+        [(2, "promoted"), (1, "retired")]
+    assert promoted("pair_classifier")[0] == 2
+    assert roll_back("pair_classifier", by="alice").version == 1
+    assert pair_model(2).state == "rejected" and "rolled back by alice" in pair_model(2).reason
+    assert pair_model(1).state == "promoted" and promoted("pair_classifier")[0] == 1
+    assert roll_back("pair_classifier") is None  # nothing before v1: the filter decides again
+    assert promoted("pair_classifier") is None
+
+
+def test_closing_an_evaluation_starts_training_once(people, sync_jobs):
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    evaluation = judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    evaluation.state = Evaluation.State.CLOSED
+    evaluation.save()
+    evaluation.save()
+    runs = TrainingRun.objects.filter(evaluation=evaluation)
+    assert [(r.trigger, r.state) for r in runs] == [("evaluation_closed", "done")]
+    assert pair_model(1).state == "promoted"
+
+
+def test_every_n_judgments_starts_training(people, sync_jobs):
+    sync_jobs.TRAIN_EVERY_JUDGMENTS = 10
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    assert Judgment.objects.count() == 30
+    assert TrainingRun.objects.filter(trigger="judgments").count() == 3
+    assert TrainedModel.objects.filter(kind="pair_classifier", state="promoted").count() == 1

@@ -1,0 +1,151 @@
+"""The promoted model of each kind, as the crawl and the scoring use it "from their next step".
+
+Each lookup asks the database which version is promoted (one indexed query) and rebuilds the model
+from its data only when that changed, so a promotion or a rollback takes effect at the next scoring
+pass or detector job without a restart, in every worker. With nothing promoted (or a stored model
+that fails its schema check, which is logged) the callers keep their defaults: the method's filter
+decides ``kept``, the shipped Link Predictor scores links, the detector keeps its threshold.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from frontier.classifiers.shipped_link_predictor import default_link_predictor
+from training.learn.features import filter_said_keep, pair_features
+from training.learn.link_model import LinkModel
+from training.learn.model_data import ModelDataError
+from training.learn.one_to_one import choose_one_to_one
+from training.learn.page_body import SiteLines
+from training.learn.pair_classifier import PairClassifier
+from training.learn.threshold import threshold_from_data
+from training.models import TrainedModel
+
+log = logging.getLogger(__name__)
+Kind = TrainedModel.Kind
+BUILDERS = {Kind.PAIR_CLASSIFIER: PairClassifier.from_data, Kind.LINK_PREDICTOR: LinkModel.from_data,
+            Kind.DETECTOR_THRESHOLD: threshold_from_data}
+_built: dict[str, tuple[int, int, object]] = {}  # kind → (row id, version, model)
+_lock = threading.Lock()
+
+
+def build(row: TrainedModel):
+    """The model of a stored row, from its data (ModelDataError when it is not exactly that)."""
+    return BUILDERS[row.kind](row.params)
+
+
+def promoted(kind: str) -> tuple[int, object] | None:
+    """(version, model) of the promoted model of ``kind``, or None."""
+    row = TrainedModel.objects.filter(kind=kind, state=TrainedModel.State.PROMOTED).values("id", "version").first()
+    if row is None:
+        return None
+    cached = _built.get(kind)
+    if cached is None or cached[0] != row["id"]:
+        try:
+            model = build(TrainedModel.objects.get(pk=row["id"]))
+        except (ModelDataError, TrainedModel.DoesNotExist) as exc:
+            log.error("promoted %s v%s is not usable, the default is used: %s", kind, row["version"], exc)
+            return None
+        with _lock:
+            _built[kind] = cached = (row["id"], row["version"], model)
+    return cached[1], cached[2]
+
+
+class PairDecider:
+    """Decides ``kept`` of a site's stored CandidatePairs with the promoted classifier: every pair the
+    filter has read, the ones the scoring's one-to-one choice dropped included, gets P(parallel), and
+    the classifier's own one-to-one choice (training.learn.one_to_one) keeps the best of each page.
+
+    The filter's own verdict stays in ``scores["filter_kept"]`` and in the reason, so what the filter
+    said can still be read (and used as the baseline when the classifier is rolled back)."""
+
+    def __init__(self, version: int, classifier: PairClassifier, site_credibility: float | None):
+        self.version, self.classifier, self.site_credibility = version, classifier, site_credibility
+
+    def __call__(self, rows: list, site_lines: SiteLines | None = None) -> None:
+        if not rows:
+            return
+        features = [pair_features(row, self.site_credibility, site_lines) for row in rows]
+        probabilities = [float(p) for p in self.classifier.probability(features)]
+        for row, probability, keep in zip(rows, probabilities, choose_one_to_one(
+                [pair_slots(row) for row in rows], probabilities)):
+            filter_kept, filter_reason = filter_said_keep(row), row.reason
+            row.kept = keep
+            row.scores = {**(row.scores or {}), "filter_kept": filter_kept,
+                          "classifier_probability": round(probability, 4), "classifier_version": self.version}
+            beaten = " (a page's better candidate is kept)" if probability >= 0.5 and not keep else ""
+            row.reason = (f"pair classifier v{self.version}: P(parallel) {probability:.2f}{beaten} "
+                          f"(filter: {'kept' if filter_kept else 'removed'}, {filter_reason})")[:300]
+
+
+def pair_slots(row) -> tuple[tuple[str, str], tuple[str, str]]:
+    """A pair's two (page, script of its Serbian counterpart) slots, as scoring's one-to-one choice has them."""
+    script = (row.scores or {}).get("script", "")
+    sr = [(row.source_language or "").casefold().startswith("sr"), (row.target_language or "").casefold().startswith("sr")]
+    return (row.source_url, script if sr[1] else ""), (row.target_url, script if sr[0] else "")
+
+
+def pair_decider(crawl_id: int, site_id: int) -> PairDecider | None:
+    """The promoted pair classifier for one site's scoring pass, or None (the filter decides)."""
+    found = promoted(Kind.PAIR_CLASSIFIER)
+    if found is None:
+        return None
+    from evaluation.models import SiteCredibility
+
+    credibility = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id=site_id)
+                   .values_list("credibility", flat=True).first())
+    return PairDecider(found[0], found[1], credibility)
+
+
+def link_predictor():
+    """The promoted Link Predictor, else the shipped one (both have ``predict_proba(links)``)."""
+    found = promoted(Kind.LINK_PREDICTOR)
+    return found[1] if found is not None else default_link_predictor()
+
+
+def detector_min_likelihood(crawl_config: dict | None, configured: float) -> float:
+    """A crawl that sets ``detector.min_likelihood`` keeps it (``configured``, its parsed value);
+    otherwise the promoted threshold, else ``configured`` (the default 0.8)."""
+    detector = (crawl_config or {}).get("detector")
+    if isinstance(detector, dict) and "min_likelihood" in detector:
+        return configured
+    found = promoted(Kind.DETECTOR_THRESHOLD)
+    return found[1] if found is not None else configured
+
+
+def pair_probabilities(ids: list[int]) -> dict[int, float]:
+    """Uncertainty sampling of pairs with the promoted classifier (else the filter's similarity)."""
+    from evaluation.models import CandidatePair, SiteCredibility
+    from labeling.uncertainty import pair_similarity
+
+    found = promoted(Kind.PAIR_CLASSIFIER)
+    if found is None:
+        return pair_similarity(ids)
+    pairs = list(CandidatePair.objects.filter(pk__in=ids).select_related("source_page", "target_page").order_by("id"))
+    if not pairs:
+        return {}
+    credibility = {(c, s): v for c, s, v in SiteCredibility.objects.filter(
+        crawl_id__in={p.crawl_id for p in pairs}).values_list("crawl_id", "site_id", "credibility")}
+    from training.services.site_lines import site_lines_of
+
+    lines = site_lines_of(pairs)
+    scores = found[1].probability([pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk])
+                                   for p in pairs])
+    return {p.pk: float(s) for p, s in zip(pairs, scores)}
+
+
+def link_probabilities(ids: list[int]) -> dict[int, float]:
+    from crawlweb.models import Link
+    from training.services.judged import link_context
+
+    links = list(Link.objects.filter(pk__in=ids).select_related("page").order_by("id"))
+    scores = link_predictor().predict_proba([link_context(link) for link in links])
+    return {link.pk: float(s) for link, s in zip(links, scores)}
+
+
+def register_uncertainty_sources() -> None:
+    """Improve-purpose samples pick what the promoted models are least sure of."""
+    from labeling.uncertainty import register_probability_source
+
+    register_probability_source("pairs", pair_probabilities)
+    register_probability_source("links", link_probabilities)

@@ -1,0 +1,93 @@
+"""Judged examples for training, read from the labeling app's final verdicts.
+
+Only items sampled for the *improve* purpose are used. Items of *estimate* evaluations are the
+ones precision is reported on: a classifier trained (or compared) on them would decide ``kept``
+for exactly the items that measure it, and the reported precision would be its training fit,
+not an estimate. So they are left out of both training and the comparison.
+
+Label: "yes" → 1; "no" and "partial" (same page, body not fully translated: not a parallel pair
+to keep) → 0; skipped, undecided (judges disagree, not adjudicated) or unjudged items are left out.
+An object judged in several evaluations counts once, with its latest final verdict.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evaluation.models import SiteCredibility
+from frontier.classifiers.link_features import LinkContext
+from labeling.models import EvaluationItem, Verdict
+from labeling.uncertainty import detector_likelihood
+from labeling.verdicts import final_verdict
+from training.learn.features import filter_said_keep, pair_features
+from training.services.site_lines import site_lines_of
+
+LABELS = {Verdict.YES: 1, Verdict.NO: 0, Verdict.PARTIAL: 0}
+
+
+@dataclass
+class Judged:
+    ids: list[int]
+    labels: list[int]
+
+
+def _labelled(field: str) -> dict[int, int]:
+    """{object id: label} of the judged improve items that point at an object through ``field``."""
+    items = (EvaluationItem.objects.filter(purpose=EvaluationItem.Purpose.IMPROVE, **{f"{field}__isnull": False})
+             .select_related("adjudication").order_by("evaluation__created_at", "id"))
+    found: dict[int, int] = {}
+    for item in items:
+        verdict = final_verdict(item)
+        if verdict is not None and verdict.verdict in LABELS:
+            found[getattr(item, f"{field}_id")] = LABELS[verdict.verdict]
+    return found
+
+
+@dataclass
+class JudgedPairs(Judged):
+    features: list[list[float]]
+    filter_kept: list[int]
+
+
+def judged_pairs() -> JudgedPairs:
+    from evaluation.models import CandidatePair
+
+    labels = _labelled("pair")
+    pairs = list(CandidatePair.objects.filter(pk__in=labels).select_related("source_page", "target_page").order_by("id"))
+    credibility = {(c, s): v for c, s, v in SiteCredibility.objects.filter(
+        crawl_id__in={p.crawl_id for p in pairs}).values_list("crawl_id", "site_id", "credibility")}
+    lines = site_lines_of(pairs)
+    return JudgedPairs([p.pk for p in pairs], [labels[p.pk] for p in pairs],
+                       [pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk]) for p in pairs],
+                       [int(filter_said_keep(p) and not (p.scores or {}).get("one_to_one_dropped")) for p in pairs])
+
+
+@dataclass
+class JudgedLinks(Judged):
+    links: list[LinkContext]
+
+
+def link_context(link) -> LinkContext:
+    return LinkContext(url=link.url_as_linked or link.target_url, anchor_text=link.anchor_text,
+                       text_around=link.text_around, img_alt=link.img_alt, img_src=link.img_src,
+                       page_url=link.page.final_url or link.page.url, hreflang=link.hreflang)
+
+
+def judged_links() -> JudgedLinks:
+    from crawlweb.models import Link
+
+    labels = _labelled("link")
+    links = list(Link.objects.filter(pk__in=labels).select_related("page").order_by("id"))
+    return JudgedLinks([link.pk for link in links], [labels[link.pk] for link in links],
+                       [link_context(link) for link in links])
+
+
+@dataclass
+class JudgedSites(Judged):
+    scores: list[float]
+
+
+def judged_sites() -> JudgedSites:
+    labels = _labelled("site_verdict")
+    scores = detector_likelihood(list(labels))
+    ids = sorted(pk for pk in labels if pk in scores)  # a verdict without link scores says nothing of t
+    return JudgedSites(ids, [labels[pk] for pk in ids], [scores[pk] for pk in ids])

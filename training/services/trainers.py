@@ -1,0 +1,130 @@
+"""One trainer per kind: gather the judged examples, train a new version on all of them, and compare
+it by cross-validation with the current one (training.learn.comparison) on the same judged items.
+
+Each returns an Outcome: the new model's data and the comparison, or why nothing was trained
+(too few judged examples: the kind is skipped, nothing is stored).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from sklearn.metrics import roc_auc_score
+
+from frontier.classifiers.switcher_examples import switcher_examples
+from frontier.strategies.settings import DiscoverySettings
+from training.learn.comparison import compare, compare_scores
+from training.learn.link_model import LinkModel
+from training.learn.pair_classifier import MIN_PER_LABEL, PairClassifier
+from training.learn.threshold import choose_threshold, threshold_data
+from training.models import TrainedModel
+from training.promoted import detector_min_likelihood, link_predictor, promoted
+from training.services.judged import judged_links, judged_pairs, judged_sites
+
+MIN_JUDGED_PER_LABEL = 5  # pairs and links: fewer of one label and the folds have nothing to learn it from
+
+
+@dataclass
+class Outcome:
+    kind: str
+    params: dict | None = None
+    metrics: dict = field(default_factory=dict)
+    trained_on: dict = field(default_factory=dict)
+    skipped: str = ""
+
+    @property
+    def promote(self) -> bool:
+        return bool(self.metrics.get("promote"))
+
+
+def _counts(labels) -> dict:
+    y = np.asarray(labels, dtype=int)
+    return {"total": int(len(y)), "positive": int(y.sum()), "negative": int(len(y) - y.sum())}
+
+
+def _too_few(kind: str, labels, minimum: int) -> Outcome | None:
+    counts = _counts(labels)
+    if min(counts["positive"], counts["negative"]) < minimum:
+        return Outcome(kind, trained_on=counts, skipped=f"{counts['positive']} judged yes and {counts['negative']} "
+                                                          f"judged no; training needs {minimum} of each")
+    return None
+
+
+def train_pair_classifier(seed: int = 0) -> Outcome:
+    kind = TrainedModel.Kind.PAIR_CLASSIFIER
+    judged = judged_pairs()
+    if (skip := _too_few(kind, judged.labels, MIN_JUDGED_PER_LABEL)) is not None:
+        return skip
+    X, y, baseline = np.asarray(judged.features), np.asarray(judged.labels), np.asarray(judged.filter_kept)
+    current = promoted(kind)
+
+    def predict_current(test):
+        return current[1].predict(X[test]) if current is not None else baseline[test]
+
+    def fit_predict(train, test):
+        return PairClassifier.train(X[train], y[train], seed=seed).predict(X[test])
+
+    comparison = compare(y, fit_predict, predict_current, seed=seed)
+    model = PairClassifier.train(X, y, seed=seed)
+    model.training.update(n_negative=int(len(y) - y.sum()), min_per_label=MIN_PER_LABEL)
+    metrics = {**comparison.as_dict(), "current": f"v{current[0]}" if current else "the method's filter"}
+    return Outcome(kind, model.to_data(), metrics, _counts(y))
+
+
+def _link_training_set(links, labels, seed):
+    """Judged links plus the switcher conventions on their pages (what the shipped model starts from),
+    so a few hundred judged links refine the conventions rather than replace them."""
+    extra, extra_labels = switcher_examples(sorted({link.page_url for link in links}), seed=seed)
+    return list(links) + extra, list(labels) + extra_labels
+
+
+def train_link_predictor(seed: int = 0) -> Outcome:
+    """Compared as the detector uses it (training.learn.comparison.compare_scores): ranking of the
+    judged links (AUC) and F1 at the detector's threshold, both not worse."""
+    kind = TrainedModel.Kind.LINK_PREDICTOR
+    judged = judged_links()
+    if (skip := _too_few(kind, judged.labels, MIN_JUDGED_PER_LABEL)) is not None:
+        return skip
+    links, y = judged.links, np.asarray(judged.labels)
+    current = link_predictor()
+    threshold = detector_min_likelihood(None, DiscoverySettings().min_likelihood)
+
+    def fit_score(train, test):
+        model = LinkModel.train(*_link_training_set([links[i] for i in train], y[train], seed), seed=seed)
+        return model.predict_proba([links[i] for i in test])
+
+    def score_current(test):
+        return current.predict_proba([links[i] for i in test])
+
+    comparison = compare_scores(y, fit_score, score_current, threshold=threshold, seed=seed)
+    model = LinkModel.train(*_link_training_set(links, y, seed), seed=seed)
+    model.training.update(judged_links=int(len(y)), judged_translation_links=int(y.sum()))
+    found = promoted(kind)
+    metrics = {**comparison.as_dict(), "current": f"v{found[0]}" if found else "the shipped model",
+               "current_auc_on_judged": float(roc_auc_score(y, current.predict_proba(links)))}
+    return Outcome(kind, model.to_data(), metrics, _counts(y))
+
+
+def train_detector_threshold(seed: int = 0) -> Outcome:
+    kind = TrainedModel.Kind.DETECTOR_THRESHOLD
+    judged = judged_sites()
+    minimum = settings.TRAIN_MIN_SITES
+    s, y = np.asarray(judged.scores, dtype=float), np.asarray(judged.labels, dtype=int)
+    if len(y) < minimum or len(set(y.tolist())) < 2:
+        return Outcome(kind, trained_on=_counts(y), skipped=f"{len(y)} judged sites with link scores (need "
+                                                              f"{minimum}, both answers): the threshold stays")
+    found = promoted(kind)
+    current = found[1] if found is not None else DiscoverySettings().min_likelihood
+
+    def fit_predict(train, test):
+        return (s[test] >= choose_threshold(s[train], y[train], current, min_sites=2).threshold).astype(int)
+
+    comparison = compare(y, fit_predict, lambda test: (s[test] >= current).astype(int), seed=seed)
+    choice = choose_threshold(s, y, current, min_sites=minimum)
+    metrics = {**comparison.as_dict(), "current": f"v{found[0]} ({current})" if found else f"the default ({current})",
+               "chosen": choice.threshold, "reason": choice.reason}
+    return Outcome(kind, threshold_data(choice, {"n_sites": int(len(y)), "f1": choice.f1}), metrics, _counts(y))
+
+
+TRAINERS = (train_pair_classifier, train_link_predictor, train_detector_threshold)
