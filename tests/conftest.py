@@ -20,6 +20,23 @@ def set_job_mode(settings, mode: str) -> str:
     return mode
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Before the test's fixtures are torn down (and its database flushed), end what it left running
+    on an in-process worker thread: a crawl step still writing would block the flush and fail every
+    later test that uses the database."""
+    from crawlweb.jobs.queueing import in_process_states, wait_for_in_process_jobs
+
+    if not any(state.current_job or state.waiting for state in in_process_states()):
+        return
+    from crawlweb.models import Crawl
+    from crawlweb.services.crawl_control import stop_crawl
+
+    for crawl in Crawl.objects.filter(state__in=[Crawl.State.RUNNING, Crawl.State.PAUSED]):
+        stop_crawl(crawl)
+    assert wait_for_in_process_jobs(120), f"{item.nodeid} left in-process jobs that did not finish in 120 s"
+
+
 @pytest.fixture(params=JOB_MODES)
 def job_mode(request, settings, empty_queues):
     """Run the test once per job mode."""
