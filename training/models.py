@@ -1,6 +1,6 @@
 """Versioned models learned from judgments, and the runs of the train job that made them.
 
-A TrainedModel's ``params`` is data only (training.learn.model_data checks its exact schema when it
+A TrainedModel's ``params`` is data only (crawlweb.model_data checks its exact schema when it
 is loaded); ``metrics`` keeps the cross-validated comparison with the model that was current when it
 was trained, so the decision to promote or reject can be read back."""
 from django.conf import settings

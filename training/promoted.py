@@ -14,7 +14,7 @@ import threading
 from frontier.classifiers.shipped_link_predictor import default_link_predictor
 from training.learn.features import filter_said_keep, pair_features
 from training.learn.link_model import LinkModel
-from training.learn.model_data import ModelDataError
+from crawlweb.model_data import ModelDataError
 from training.learn.one_to_one import choose_one_to_one
 from training.learn.page_body import SiteLines
 from training.learn.pair_classifier import PairClassifier

@@ -27,11 +27,11 @@ from sklearn.naive_bayes import MultinomialNB
 
 from frontier.classifiers.text_normalize import Normalizer
 from frontier.classifiers.tokens import host_words, path_words, words
-from training.learn.model_data import (
+from crawlweb.model_data import (
     ModelDataError, integer, list_of, number, parse_model_data, register_format, text,
 )
 
-# Stored as data (training/learn/model_data.py): the vocabulary and the Naive Bayes log-probabilities,
+# Stored as data (crawlweb/model_data.py): the vocabulary and the Naive Bayes log-probabilities,
 # never a pickle, so a row of the database cannot run code in the workers that load it.
 FORMAT, VERSION = "link-classifier-data", 1
 PICKLED_MAGIC = b"LINKNB\x00"  # what versions before stored: pickled objects, refused now

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from training.learn.link_model import LinkModel
-from training.learn.model_data import ModelDataError
+from crawlweb.model_data import ModelDataError
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "link_predictor.json"
 

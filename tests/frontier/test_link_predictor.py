@@ -22,7 +22,7 @@ from frontier.classifiers.shipped_link_predictor import (
 from frontier.classifiers.page_links import link_contexts_from_html
 from frontier.classifiers.predictor_training import score_at_thresholds, training_set
 from frontier.classifiers.real_sites import DEFAULT_ROOT, page_languages, labelled_links, load_truth, site_pages
-from training.learn.model_data import ModelDataError
+from crawlweb.model_data import ModelDataError
 
 needs_real_sites = pytest.mark.skipif(
     not (DEFAULT_ROOT / "truth.json").is_file(), reason=f"development data {DEFAULT_ROOT} is absent"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from evaluation.models import CandidatePair
 from evaluation.services import scoring
 from training.learn.features import FEATURE_NAMES
-from training.learn.model_data import ModelDataError
+from crawlweb.model_data import ModelDataError
 from training.models import TrainedModel
 from training.promoted import build, promoted
 from training.services.promotion import roll_back

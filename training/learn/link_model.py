@@ -16,7 +16,7 @@ from scipy.sparse import csr_matrix
 
 from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.link_predictor import LinkPredictor, _feature_dicts
-from training.learn.model_data import (
+from crawlweb.model_data import (
     ModelDataError,
     flat_mapping,
     list_of,

@@ -7,7 +7,7 @@ boosting was not clearly better (see README). ``class_weight="balanced"`` becaus
 a crawl's candidates are mostly one class.
 
 ``PairClassifier.from_data`` rebuilds the scikit-learn estimator from those numbers (a StandardScaler
-and a LogisticRegression with their fitted attributes set), after training.learn.model_data has
+and a LogisticRegression with their fitted attributes set), after crawlweb.model_data has
 checked that the data is exactly this schema.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
 from training.learn.features import FEATURE_NAMES
-from training.learn.model_data import (
+from crawlweb.model_data import (
     ModelDataError,
     flat_mapping,
     integer,

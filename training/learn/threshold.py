@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from training.learn.model_data import ModelDataError, flat_mapping, number, parse_model_data, register_format
+from crawlweb.model_data import ModelDataError, flat_mapping, number, parse_model_data, register_format
 
 CANDIDATES = tuple(round(0.05 * i, 2) for i in range(1, 20))  # 0.05 … 0.95
 MIN_SITES = 20
