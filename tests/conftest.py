@@ -2,6 +2,8 @@
 that works in both modes (RQ on real Redis, or in-process)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from crawlweb.devdata import shared_data_dir
@@ -116,3 +118,38 @@ def empty_queues():
         for name in QUEUE_NAMES:
             django_rq.get_queue(name).empty()
     yield
+
+
+@contextmanager
+def crawl_outside_tests(server, django_db_blocker, warc_dir, make_crawl, *, read_timeout: float = 5.0):
+    """A real crawl through ``server``'s proxy, made once for many tests: ``make_crawl()`` creates and
+    runs it (jobs synchronous, follow-ups on, as a user's crawl runs) and returns it finished. Its rows
+    are committed outside any test transaction, so each test reads them and rolls its own changes back;
+    at the end the crawl, and the sites and seed lists it made, are deleted."""
+    from django.test import override_settings
+
+    from crawlweb.models import Crawl, SeedList, Site
+    from crawlweb.services.network import close_warc_writers, fetcher_for
+
+    mp = pytest.MonkeyPatch()
+    route_through(server, mp)
+    overrides = override_settings(REDIS_URL=None, JOBS_INPROCESS_MODE="sync", CRAWLER_HOST_INTERVAL=0.0,
+                                  CRAWLER_READ_TIMEOUT=read_timeout, CRAWLER_BATCH_SIZE=16,
+                                  CRAWLER_IDLE_FINISH_SECONDS=3.0, WARC_DIR=warc_dir)
+    overrides.enable()
+    close_warc_writers()  # a writer cached for a reused crawl id would write to another test's folder
+    try:
+        with django_db_blocker.unblock():
+            sites_before = set(Site.objects.values_list("pk", flat=True))
+            seed_lists_before = set(SeedList.objects.values_list("pk", flat=True))
+            crawl = make_crawl()
+        yield crawl
+        with django_db_blocker.unblock():
+            Crawl.objects.filter(pk=crawl.pk).delete()
+            Site.objects.exclude(pk__in=sites_before).delete()
+            SeedList.objects.exclude(pk__in=seed_lists_before).delete()
+    finally:
+        close_warc_writers()
+        overrides.disable()
+        mp.undo()
+        fetcher_for.cache_clear()

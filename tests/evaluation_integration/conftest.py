@@ -8,9 +8,8 @@ back; the fixture deletes them at the end of the module.
 from dataclasses import dataclass
 
 import pytest
-from django.test import override_settings
 
-from tests.conftest import route_through
+from tests.conftest import crawl_outside_tests
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
 
 KINDS = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "subdomain"), ("bilingual-sr-en", "suffix-dot"),
@@ -26,29 +25,14 @@ class Crawled:
 
 @pytest.fixture(scope="module")
 def crawled(django_db_setup, django_db_blocker, test_web_server, tmp_path_factory):
-    from crawlweb.models import Crawl, Site
-    from crawlweb.services.network import fetcher_for
+    sites = pick_sites(test_web_server.truth(), KINDS)
 
-    mp = pytest.MonkeyPatch()
-    route_through(test_web_server, mp)
-    test_web_server.clear_log()
-    overrides = override_settings(REDIS_URL=None, JOBS_INPROCESS_MODE="sync", CRAWLER_HOST_INTERVAL=0.0,
-                                  CRAWLER_READ_TIMEOUT=5.0, CRAWLER_BATCH_SIZE=16, CRAWLER_IDLE_FINISH_SECONDS=3.0,
-                                  WARC_DIR=tmp_path_factory.mktemp("warc"))
-    overrides.enable()
-    try:
-        with django_db_blocker.unblock():
-            sites_before = set(Site.objects.values_list("pk", flat=True))
-            sites = pick_sites(test_web_server.truth(), KINDS)
-            crawl = crawl_sites(sites)
+    def make_crawl():
+        test_web_server.clear_log()
+        return crawl_sites(sites)
+
+    with crawl_outside_tests(test_web_server, django_db_blocker, tmp_path_factory.mktemp("warc"), make_crawl) as crawl:
         yield Crawled(crawl.pk, sites, test_web_server.requests)
-        with django_db_blocker.unblock():
-            Crawl.objects.filter(pk=crawl.pk).delete()
-            Site.objects.exclude(pk__in=sites_before).delete()
-    finally:
-        overrides.disable()
-        mp.undo()
-        fetcher_for.cache_clear()
 
 
 @pytest.fixture

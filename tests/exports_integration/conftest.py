@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
-from tests.conftest import route_through
+from tests.conftest import crawl_outside_tests
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
 
 KINDS = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-dot"), ("mono-sr-cyrl", "single"),
@@ -24,31 +23,11 @@ class Crawled:
 
 @pytest.fixture(scope="module")
 def crawled(django_db_setup, django_db_blocker, test_web_server, tmp_path_factory):
-    from crawlweb.models import Crawl, Site
-    from crawlweb.services.network import close_warc_writers, fetcher_for
-
-    mp = pytest.MonkeyPatch()
-    route_through(test_web_server, mp)
+    sites = pick_sites(test_web_server.truth(), KINDS)
     warc_dir = tmp_path_factory.mktemp("warc")
-    overrides = override_settings(REDIS_URL=None, JOBS_INPROCESS_MODE="sync", CRAWLER_HOST_INTERVAL=0.0,
-                                  CRAWLER_READ_TIMEOUT=5.0, CRAWLER_BATCH_SIZE=16, CRAWLER_IDLE_FINISH_SECONDS=3.0,
-                                  WARC_DIR=warc_dir)
-    overrides.enable()
-    close_warc_writers()  # a writer cached for a reused crawl id would write to another test's folder
-    try:
-        with django_db_blocker.unblock():
-            sites_before = set(Site.objects.values_list("pk", flat=True))
-            sites = pick_sites(test_web_server.truth(), KINDS)
-            crawl = crawl_sites(sites, budget=80)
+    with crawl_outside_tests(test_web_server, django_db_blocker, warc_dir,
+                             lambda: crawl_sites(sites, budget=80)) as crawl:
         yield Crawled(crawl.pk, sites, warc_dir)
-        with django_db_blocker.unblock():
-            Crawl.objects.filter(pk=crawl.pk).delete()
-            Site.objects.exclude(pk__in=sites_before).delete()
-    finally:
-        close_warc_writers()
-        overrides.disable()
-        mp.undo()
-        fetcher_for.cache_clear()
 
 
 @pytest.fixture

@@ -4,9 +4,8 @@ committed outside the test transactions and deleted at the end of the module."""
 from dataclasses import dataclass
 
 import pytest
-from django.test import override_settings
 
-from tests.conftest import route_through
+from tests.conftest import crawl_outside_tests
 from tests.evaluation_integration.helpers import crawl_sites
 
 
@@ -31,28 +30,16 @@ def case_web():
 
 @pytest.fixture(scope="module")
 def crawled_cases(django_db_setup, django_db_blocker, case_web, tmp_path_factory):
-    from crawlweb.models import Crawl, Site
-    from crawlweb.services.network import close_warc_writers, fetcher_for
-
-    mp = pytest.MonkeyPatch()
-    route_through(case_web, mp)
+    truth = case_web.truth()
+    site = next(s for s in truth["sites"] if s["host"] == truth["judging_cases"]["site"])
     warc_dir = tmp_path_factory.mktemp("warc")
-    overrides = override_settings(REDIS_URL=None, JOBS_INPROCESS_MODE="sync", CRAWLER_HOST_INTERVAL=0.0,
-                                  CRAWLER_READ_TIMEOUT=5.0, CRAWLER_BATCH_SIZE=16, CRAWLER_IDLE_FINISH_SECONDS=3.0,
-                                  WARC_DIR=warc_dir)
-    overrides.enable()
-    try:
-        truth = case_web.truth()
-        site = next(s for s in truth["sites"] if s["host"] == truth["judging_cases"]["site"])
-        with django_db_blocker.unblock():
-            sites_before = set(Site.objects.values_list("pk", flat=True))
-            crawl = crawl_sites([site], budget=80)
-            close_warc_writers()
+
+    def make_crawl():
+        from crawlweb.services.network import close_warc_writers
+
+        crawl = crawl_sites([site], budget=80)
+        close_warc_writers()  # the judging view reads the finished WARC files
+        return crawl
+
+    with crawl_outside_tests(case_web, django_db_blocker, warc_dir, make_crawl) as crawl:
         yield CrawledCases(crawl.pk, truth["judging_cases"], str(warc_dir))
-        with django_db_blocker.unblock():
-            Crawl.objects.filter(pk=crawl.pk).delete()
-            Site.objects.exclude(pk__in=sites_before).delete()
-    finally:
-        overrides.disable()
-        mp.undo()
-        fetcher_for.cache_clear()
