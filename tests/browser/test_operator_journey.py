@@ -89,6 +89,7 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
 
         # The bilingual sites show up while it runs (the discovery panel polls every 5 s), with evidence.
         _wait_count(page, "bilingual-sites", 0)
+        page.wait_for_selector("#harvest h2", timeout=30000)  # the harvest curve appears in place too
         page.wait_for_selector("#crawl-status .state-finished", timeout=120000)
         assert wait_for_in_process_jobs(120), "the crawl's follow-ups (pairs, verdicts) finished"
         assert page.evaluate("window.notReloaded") is True, "the panels were swapped in place"
