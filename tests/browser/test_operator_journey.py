@@ -44,6 +44,7 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
     settings.JOBS_INPROCESS_MODE = "thread"
     sites = pick_sites(through_test_web.web.truth(), KINDS)
     hosts = sorted({h for s in sites for h in s["hosts"]})
+    bilingual = {site_name_of(s) for s in sites if s["bilingual_sr_en"]}
     page = staff_login()
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_load_state("load")
@@ -85,20 +86,24 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
         page.click("form.actions button:has-text('Resume')")
         page.wait_for_selector("#crawl-status .state-running")
         page.evaluate("window.notReloaded = true")  # the actions post and redirect; polling from here
+        page.evaluate("window.harvestSwaps = 0; document.body.addEventListener('htmx:afterSwap', "
+                      "e => { if (e.detail.target.id === 'harvest') window.harvestSwaps += 1; })")
         _wait_count(page, "pages", paused_at)
 
         # The bilingual sites show up while it runs (the discovery panel polls every 5 s), with evidence.
         _wait_count(page, "bilingual-sites", 0)
-        page.wait_for_selector("#harvest h2", timeout=30000)  # the harvest curve appears in place too
+        # The harvest curve is swapped in place too, and ends with the sites judged.
+        page.wait_for_function("window.harvestSwaps > 0", timeout=30000)
         page.wait_for_selector("#crawl-status .state-finished", timeout=120000)
         assert wait_for_in_process_jobs(120), "the crawl's follow-ups (pairs, verdicts) finished"
         assert page.evaluate("window.notReloaded") is True, "the panels were swapped in place"
         crawl.refresh_from_db()
         assert crawl.status_message.startswith(("page budget spent", "frontier empty")), crawl.status_message
+        page.wait_for_function("document.querySelector('#harvest p') !== null && document.querySelector("
+                               f"'#harvest p').innerText.startsWith('{len(bilingual)} of {len(sites)} sites judged')")
         page.reload()  # the last verdicts and pairs, and the WARC files, as the page lists them now
         rows = page.locator("#bilingual-sites tbody tr")
         listed = {rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())}
-        bilingual = {site_name_of(s) for s in sites if s["bilingual_sr_en"]}
         assert listed == bilingual, (listed, bilingual)
         assert all(rows.nth(i).locator("td").nth(3).inner_text().strip() for i in range(rows.count())), \
             "every bilingual site shows its evidence"
