@@ -191,6 +191,11 @@ class CrawlSetupForm(forms.Form):
             if weights:
                 config["priority"] = {**config.get("priority", {}), "module_weights": weights}
         providers = self._providers(data)
+        extra_backlinks = config.get("backlinks")
+        if (not providers and data["strategy"] in BACK_AND_FORTH
+                and not (isinstance(extra_backlinks, dict) and extra_backlinks.get("providers"))):
+            # The crawl's default, stored: flags without --backlinks and the form's presets store the same config.
+            providers = [{"kind": "graph"}]
         if providers:
             config["backlinks"] = {**config.get("backlinks", {}), "providers": providers}
         if data["strategy"] == "focc":

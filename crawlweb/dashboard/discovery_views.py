@@ -20,6 +20,13 @@ def discovery_panel(request, pk):
 
 
 @staff_member_required
+def harvest_panel(request, pk):
+    """The harvest curve, polled like the panels above it, so it grows while the crawl runs."""
+    crawl = get_object_or_404(Crawl, pk=pk)
+    return render(request, "frontier/_harvest.html", {"crawl": crawl})
+
+
+@staff_member_required
 def summary_json(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
     return JsonResponse(discovery.crawl_summary(crawl))
