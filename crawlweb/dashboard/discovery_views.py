@@ -8,9 +8,10 @@ from crawlweb.models import Crawl
 
 
 def discovery_context(crawl: Crawl) -> dict:
-    summary = discovery.crawl_summary(crawl)
-    return {"crawl": crawl, "summary": summary, "bilingual_sites": discovery.bilingual_sites(crawl),
-            "removed_pairs": discovery.removed_pairs(crawl), "evaluations": discovery.evaluations(crawl)}
+    evaluations = discovery.evaluations(crawl)  # read once: the summary lists them too
+    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations),
+            "bilingual_sites": discovery.bilingual_sites(crawl), "removed_pairs": discovery.removed_pairs(crawl),
+            "evaluations": evaluations}
 
 
 @staff_member_required

@@ -6,7 +6,7 @@ from django.views.decorators.http import require_POST
 from crawlweb.dashboard.discovery_views import discovery_context
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
-from crawlweb.dashboard.stats import crawl_counters
+from crawlweb.dashboard.stats import crawl_list_counters
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
@@ -29,7 +29,9 @@ def _partial(request, template: str, partial: str, context: dict):
 
 @staff_member_required
 def index(request):
-    crawls = [(crawl, crawl_counters(crawl)) for crawl in Crawl.objects.all()[:50]]
+    listed = list(Crawl.objects.all()[:50])
+    counters = crawl_list_counters([crawl.pk for crawl in listed])
+    crawls = [(crawl, counters[crawl.pk]) for crawl in listed]
     context = {"crawls": crawls, **form_context(filled_form(request.GET))}
     return _partial(request, "dashboard/index.html", "dashboard/_crawl_table.html", context)
 
