@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from crawlweb.dashboard.discovery_views import discovery_context
+from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_list_counters
@@ -39,7 +40,7 @@ def index(request):
 @staff_member_required
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
-    context = {"crawl": crawl, "live": live_counters(crawl)}
+    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl))}
     if not request.headers.get("HX-Request"):  # the polled partial needs only the live counters
         context.update(discovery_context(crawl), recent_pages=Page.objects.filter(crawl=crawl).order_by("-id")[:20])
     return _partial(request, "dashboard/crawl.html", "dashboard/_crawl_status.html", context)
