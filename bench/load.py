@@ -20,6 +20,8 @@
 4. Prints p50/p95 per page and for each side, the same for the time spent in the server's
    workers (gunicorn's access log: no connect, no wait for a free worker), and the load average
    (the machine is shared).
+5. In-process probe: each dashboard page 20 times (quick: 5) through Django's test client, figures counted on
+   every request: its queries and milliseconds, which do not depend on the other clients.
 
 Last line: RESULT dashboard_p95_ms=<float> judge_p95_ms=<float> errors=<int>
 (targets: dashboard p95 < 200 ms, judging p95 < 100 ms, no errors).
@@ -138,6 +140,36 @@ def warm_up(base: str, crawl_id: int, server_workers: int) -> None:
     for _ in range(server_workers):
         for _label, path, htmx in dashboard_pages(crawl_id):
             session.get(base + path, headers={"HX-Request": "true"} if htmx else {}, timeout=60)
+
+
+def in_process_probe(crawl_id: int, rounds: int = 10) -> dict[str, tuple[int, list[float]]]:
+    """Each dashboard page through Django's test client (no HTTP, no other client): {label: (queries
+    of the last request, milliseconds of each)}. The crawl's figures are counted on every request
+    (DASHBOARD_CACHE_SECONDS off), as the first poll of a window counts them."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    settings.DASHBOARD_CACHE_SECONDS = 0
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(User.objects.get(username=STAFF))
+    probed = {}
+    for label, path, htmx in dashboard_pages(crawl_id):
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        client.get(path, **headers)  # imports, compiled templates
+        timings, queries = [], 0
+        for _ in range(rounds):
+            started = time.perf_counter()
+            with CaptureQueriesContext(connection) as captured:
+                response = client.get(path, **headers)
+            timings.append((time.perf_counter() - started) * 1000.0)
+            queries = len(captured)
+            if response.status_code != 200:
+                raise SystemExit(f"in-process {path}: HTTP {response.status_code}")
+        probed[label] = (queries, timings)
+    return probed
 
 
 def start_crawl_process(env: dict, seeds: list[str], log_path: Path) -> subprocess.Popen:
@@ -261,6 +293,10 @@ def main():
               f"{os.cpu_count()} cores")
         for error in errors[:10]:
             print("  error:", error)
+        print("in-process (test client, no HTTP, no other client, figures counted on every request):")
+        for label, (queries, timings) in in_process_probe(crawl.pk, rounds=5 if args.quick else 20).items():
+            print(f"  {label:22s} {queries:3d} queries, p50 {statistics.median(timings):.1f} ms, "
+                  f"p95 {judging.percentile(timings, 0.95):.1f} ms")
         print(f"total {time.perf_counter() - total_started:.1f} s")
         dashboard_p95 = judging.percentile(dashboard, 0.95) if dashboard else 0.0
         judge_p95 = judging.percentile(judge, 0.95) if judge else 0.0
