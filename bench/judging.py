@@ -11,22 +11,24 @@
 2. Samples an evaluation from them with the project's own code (labeling.creation, stratified by
    method and filter verdict, 385 per stratum, 20 % overlap) for K evaluators.
 3. Starts a real server on a free loopback port (gunicorn with W sync workers when installed, as
-   deployed; else ``manage.py runserver --noreload``, which connects to the database per request),
+   deployed, or with ``--threads T`` > 1 gthread workers of T threads and keep-alive connections;
+   else ``manage.py runserver --noreload``, which connects to the database per request),
    logs each evaluator in through the login form (session cookie, CSRF token), and lets K threads
    judge concurrently as the browser does: POST the key to the card's answer URL with the
    ``HX-Request`` header and get the next card back. Before timing, each evaluator loads the card
    a few times (every worker has imported the code, compiled the templates and connected to the
-   database, as in a server that has been running). Each thread stops after its judgment budget
-   or after S seconds, whichever comes first.
+   database, as in a server that has been running), and all start together (a barrier). Each
+   thread stops after its judgment budget or after S seconds, whichever comes first.
 4. Measures each round trip (request sent → next card received: the judgment stored and the next
    item rendered; a sync worker closes the connection after each response, so every round trip
    includes its TCP connect, as a browser's would), checks every answer showed a new card and
    every answer sent was stored once.
-   The CPU time the server's workers and their PostgreSQL backends spent, per judgment, is
-   printed too (bench/support/cpu_meter.py): on a shared, loaded machine it moves far less than
-   the round trip.
-5. In-process probe: 40 more answers through Django's test client (no HTTP, no other evaluator):
-   the queries of one round trip and the time the server spends on it. Drops the database.
+   The time each answer spent in the server's worker (gunicorn's access log, ``%(D)s``: no
+   connect, no wait for a free worker) and the CPU time the server's workers and their PostgreSQL
+   backends spent, per judgment, are printed too (bench/support/cpu_meter.py): on a shared, loaded
+   machine they move far less than the round trip.
+5. In-process probe: 40 (quick: 20) more answers through Django's test client (no HTTP, no other
+   evaluator): the queries of one round trip and the time the server spends on it. Drops the database.
 
 Last line: RESULT judge_p50_ms=<float> judge_p95_ms=<float> (target: p95 < 50 ms).
 """
@@ -51,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.support.cpu_meter import CpuMeter  # noqa: E402
+from bench.support.server_timing import gunicorn_options, line_count, server_milliseconds  # noqa: E402, F401
 
 METHODS = ["local", "hreflang", "deep", "rescue_global"]
 WORDS_SR = ("град влада закон народ развој пројекат година школа култура подршка сарадња економија "
@@ -66,18 +69,22 @@ def parse_args():
     parser.add_argument("--pairs", type=int, help="candidate pairs to insert (default 100,000; quick 20,000)")
     parser.add_argument("--evaluators", type=int, default=4, help="concurrent evaluators (threads)")
     parser.add_argument("--judgments", type=int, help="judgments per evaluator at most (default 300; quick 60)")
-    parser.add_argument("--seconds", type=float, help="judging time limit (default 120; quick 15)")
+    parser.add_argument("--seconds", type=float, help="judging time limit (default 120; quick 10)")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (gunicorn; default 2, "
                                                                "one per core of the 2-core machine)")
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker: 1 = sync workers (default), "
+                                                                 "more = gthread workers with keep-alive")
     parser.add_argument("--keep-db", action="store_true", help="leave the database for inspection")
     args = parser.parse_args()
     args.pairs = args.pairs or (20_000 if args.quick else 100_000)
     args.judgments = args.judgments or (60 if args.quick else 300)
-    args.seconds = args.seconds or (15.0 if args.quick else 120.0)
+    args.seconds = args.seconds or (10.0 if args.quick else 120.0)
     if not 1 <= args.evaluators <= 16:
         parser.error("--evaluators must be between 1 and 16")
     if not 1 <= args.workers <= 8:
         parser.error("--workers must be between 1 and 8")
+    if not 1 <= args.threads <= 16:
+        parser.error("--threads must be between 1 and 16")
     if not 1 <= args.judgments <= 2000 or not 1 <= args.seconds <= 600:
         parser.error("--judgments must be 1–2000 and --seconds 1–600")
     return args
@@ -161,19 +168,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def server_command(port: int, workers: int) -> list[str]:
-    """gunicorn (sync workers, each keeping its database connection) when installed, as a
-    deployment would run; otherwise Django's runserver, which opens a connection per request."""
+def server_command(port: int, workers: int, threads: int = 1, access_log: Path | None = None) -> list[str]:
+    """gunicorn when installed, as a deployment would run: sync workers (one request at a time each,
+    the connection closed after each response), or with ``threads`` > 1 gthread workers (that many
+    requests in flight per worker, keep-alive connections); each thread keeps its database
+    connection. Without gunicorn, Django's runserver, which opens a connection per request."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     if gunicorn.exists():
-        return [str(gunicorn), "crawlweb.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-                "--worker-class", "sync", "--log-level", "warning"]
+        model = ["--worker-class", "gthread", "--threads", str(threads)] if threads > 1 else ["--worker-class", "sync"]
+        return [str(gunicorn), "crawlweb.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), *model,
+                "--log-level", "warning", *(gunicorn_options(access_log) if access_log else [])]
     return [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
 
 
-def start_server(env: dict, port: int, workers: int, log_path: Path) -> subprocess.Popen:
+def start_server(env: dict, port: int, workers: int, log_path: Path, threads: int = 1,
+                 access_log: Path | None = None) -> subprocess.Popen:
     log = open(log_path, "wb")
-    command = server_command(port, workers)
+    command = server_command(port, workers, threads, access_log)
     print("server:", " ".join(Path(command[0]).name if i == 0 else c for i, c in enumerate(command)))
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
@@ -303,7 +314,9 @@ def main():
         env = {**os.environ, "JOBS_INPROCESS_MODE": "sync", "DEBUG": "0"}
         log_path = Path(os.environ.get("VAR_DIR", ROOT / "var")) / "bench-judging-server.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        server = start_server(env, port, args.workers, log_path)
+        access_log = log_path.with_name("bench-judging-access.log")
+        access_log.unlink(missing_ok=True)
+        server = start_server(env, port, args.workers, log_path, args.threads, access_log)
         print(f"load average before judging: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
               f"({os.cpu_count()} cores)")
         ready = threading.Barrier(args.evaluators + 1)
@@ -315,6 +328,7 @@ def main():
         ready.wait(60)
         for e in evaluators:
             e.deadline = time.monotonic() + args.seconds
+        warm_lines = line_count(access_log)  # the logins and warm-up loads are not timed
         meter = CpuMeter(server.pid, name)
         meter.poll()
         started = time.perf_counter()
@@ -333,14 +347,20 @@ def main():
         print(f"{args.evaluators} evaluators, {len(timings)} judgments in {wall:.1f} s "
               f"({len(timings) / wall:.1f} judgments/s in all); round trip p50 {p50:.1f} ms, "
               f"p95 {p95:.1f} ms, max {max(timings):.1f} ms (target p95 < 50 ms)")
+        in_worker = [ms for (method, _path), values in server_milliseconds(access_log, warm_lines).items()
+                     if method == "POST" for ms in values]
+        if in_worker:
+            print(f"in the server's workers (gunicorn access log, request read → response written): "
+                  f"p50 {statistics.median(in_worker):.1f} ms, p95 {percentile(in_worker, 0.95):.1f} ms "
+                  f"over {len(in_worker)} answers")
         web_s, database_s = meter.seconds()
         print(f"CPU per judgment: {1000 * (web_s + database_s) / len(timings):.1f} ms = web server "
-              f"({args.workers} gunicorn workers) {1000 * web_s / len(timings):.1f} ms + PostgreSQL backends "
+              f"({args.workers} gunicorn workers × {args.threads} threads) {1000 * web_s / len(timings):.1f} ms + PostgreSQL backends "
               f"{1000 * database_s / len(timings):.1f} ms")
         server.terminate()
         server.wait(10)
         server = None
-        queries, inproc = in_process_probe(evaluation.pk)
+        queries, inproc = in_process_probe(evaluation.pk, answers=20 if args.quick else 40)
         print(f"in-process (test client, no HTTP): {queries} queries per answer; p50 {statistics.median(inproc):.1f} ms, "
               f"p95 {percentile(inproc, 0.95):.1f} ms over {len(inproc)} answers")
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")

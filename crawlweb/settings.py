@@ -154,6 +154,10 @@ WARC_DIR = Path(env_str("WARC_DIR", str(VAR_DIR / "warc")))
 SHARED_DATA_DIR = Path(env_str("SHARED_DATA_DIR", str(BASE_DIR.parent / "shared" / "data")))
 REAL_WEB_DIR = Path(env_str("REAL_WEB_DIR", str(SHARED_DATA_DIR / "real-web")))
 
+# Seconds a running crawl's live-panel and discovery figures are reused by a web process before they are
+# counted again (crawlweb/dashboard/figure_cache.py); 0 = count on every request.
+DASHBOARD_CACHE_SECONDS = env_number("DASHBOARD_CACHE_SECONDS", 2, minimum=0, maximum=60)
+
 # --- Retraining from judgments (training app). 0 = no training every N judgments (closing an
 # evaluation and the button still train).
 TRAIN_EVERY_JUDGMENTS = env_number("TRAIN_EVERY_JUDGMENTS", 0, minimum=0, integer=True)

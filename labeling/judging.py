@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, F, IntegerField, Subquery, When, Window
 
+from labeling.judgment_insert import insert_judgment
 from labeling.keys import key_for
 from labeling.models import Assignment, Evaluation, Judgment
 
@@ -61,12 +61,10 @@ def record(assignment: Assignment, verdict: str, category: str, seconds: float |
         return assignment.judgment, False
     except Judgment.DoesNotExist:
         pass
-    try:
-        with transaction.atomic():
-            return Judgment.objects.create(assignment=assignment, verdict=verdict, category=category,
-                                           seconds=seconds), True
-    except IntegrityError:  # the same answer raced in from a second tab
+    judgment = insert_judgment(assignment, verdict, category, seconds)
+    if judgment is None:  # the same answer raced in from a second tab
         return Judgment.objects.get(assignment=assignment), False
+    return judgment, True
 
 
 def undo_last(evaluation: Evaluation, user) -> Assignment | None:

@@ -36,8 +36,9 @@ def removed_pairs(crawl: Crawl, limit: int = LISTED) -> list[CandidatePair]:
     return list(CandidatePair.objects.filter(crawl=crawl, kept=False).order_by("site_id", "id")[:limit])
 
 
-def crawl_summary(crawl: Crawl) -> dict:
-    """The machine-readable answer to "what has this crawl found?" (also what CI checks in the demo)."""
+def crawl_summary(crawl: Crawl, listed: list[Evaluation] | None = None) -> dict:
+    """The machine-readable answer to "what has this crawl found?" (also what CI checks in the demo);
+    ``listed``: the crawl's evaluations when the caller has read them already."""
     verdicts = SiteVerdict.objects.filter(crawl=crawl).values("bilingual").annotate(n=Count("id"))
     judged = {row["bilingual"]: row["n"] for row in verdicts}
     pairs = pair_counts(crawl)
@@ -46,7 +47,7 @@ def crawl_summary(crawl: Crawl) -> dict:
             "sites_judged": sum(judged.values()), "bilingual_sites": judged.get(True, 0),
             "pairs_kept": pairs["kept"], "pairs_removed": pairs["removed"], "pairs_by_method": pairs["by_method"],
             "evaluations": [{"id": e.pk, "name": e.name, "state": e.state, "items": e.n_items}
-                            for e in evaluations(crawl)]}
+                            for e in (evaluations(crawl) if listed is None else listed)]}
 
 
 def evaluations(crawl: Crawl) -> list[Evaluation]:

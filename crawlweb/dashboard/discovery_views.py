@@ -4,19 +4,22 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from crawlweb.dashboard import discovery
+from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.models import Crawl
 
 
 def discovery_context(crawl: Crawl) -> dict:
-    summary = discovery.crawl_summary(crawl)
-    return {"crawl": crawl, "summary": summary, "bilingual_sites": discovery.bilingual_sites(crawl),
-            "removed_pairs": discovery.removed_pairs(crawl), "evaluations": discovery.evaluations(crawl)}
+    evaluations = discovery.evaluations(crawl)  # read once: the summary lists them too
+    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations),
+            "bilingual_sites": discovery.bilingual_sites(crawl), "removed_pairs": discovery.removed_pairs(crawl),
+            "evaluations": evaluations}
 
 
 @staff_member_required
 def discovery_panel(request, pk):
-    crawl = get_object_or_404(Crawl, pk=pk)
-    return render(request, "dashboard/_discovery.html", discovery_context(crawl))
+    crawl = get_object_or_404(Crawl, pk=pk)  # read fresh: its state and pages fetched are not cached
+    figures = crawl_figures("discovery", crawl, lambda: discovery_context(crawl))
+    return render(request, "dashboard/_discovery.html", {**figures, "crawl": crawl})
 
 
 @staff_member_required

@@ -4,9 +4,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from crawlweb.dashboard.discovery_views import discovery_context
+from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
-from crawlweb.dashboard.stats import crawl_counters
+from crawlweb.dashboard.stats import crawl_list_counters
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
@@ -29,7 +30,9 @@ def _partial(request, template: str, partial: str, context: dict):
 
 @staff_member_required
 def index(request):
-    crawls = [(crawl, crawl_counters(crawl)) for crawl in Crawl.objects.all()[:50]]
+    listed = list(Crawl.objects.all()[:50])
+    counters = crawl_list_counters([crawl.pk for crawl in listed])
+    crawls = [(crawl, counters[crawl.pk]) for crawl in listed]
     context = {"crawls": crawls, **form_context(filled_form(request.GET))}
     return _partial(request, "dashboard/index.html", "dashboard/_crawl_table.html", context)
 
@@ -37,7 +40,7 @@ def index(request):
 @staff_member_required
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
-    context = {"crawl": crawl, "live": live_counters(crawl)}
+    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl))}
     if not request.headers.get("HX-Request"):  # the polled partial needs only the live counters
         context.update(discovery_context(crawl), recent_pages=Page.objects.filter(crawl=crawl).order_by("-id")[:20])
     return _partial(request, "dashboard/crawl.html", "dashboard/_crawl_status.html", context)
