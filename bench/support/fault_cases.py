@@ -4,11 +4,17 @@ fault into a crawl by real workers and reports whether the crawl survived it.
 ``run(quick)`` is what bench/hardening.py prints; tests/faults/ run the same cases one by one."""
 from __future__ import annotations
 
+import subprocess
 import time
+from pathlib import Path
 
-from bench.support.fault_lab import CaseResult, Lab, Run
+import redis
+from warcio.archiveiterator import ArchiveIterator
+
+from bench.support.fault_lab import LEASE_SECONDS, CaseResult, Lab, Run
 
 DOWN_S = 2.0  # how long a restarted server stays down
+WARC_DISK_BYTES = 96 * 1024  # fills after some dozens of the test web's pages
 
 
 def restart_redis(run: Run) -> None:
@@ -31,3 +37,84 @@ def redis_restart(lab: Lab) -> CaseResult:
 
 def postgres_restart(lab: Lab) -> CaseResult:
     return lab.run_case("postgres restarted mid-crawl", restart_postgres)
+
+
+def deliver_twice(run: Run) -> None:
+    """Every crawl job waiting in the queue is pushed once more, and finished ones once again:
+    RQ hands the same job to two workers, or runs it again after it ended."""
+    conn = redis.Redis.from_url(run.lab.redis.url)
+    queued = conn.lrange("rq:queue:crawl", 0, -1)
+    finished = conn.zrange("rq:finished:crawl", 0, -1)[-4:]
+    for job_id in queued + finished:
+        conn.rpush("rq:queue:crawl", job_id)
+    run.result.details["delivered_twice"] = len(queued) + len(finished)
+    if not queued + finished:
+        run.result.problems.append("no crawl job to deliver twice")
+
+
+def duplicate_job(lab: Lab) -> CaseResult:
+    result = lab.run_case("crawl jobs delivered twice", deliver_twice, at_pages=10)
+    if result.requested_twice:  # leases decide who fetches: a job run twice must not fetch twice
+        result.problems.append(f"{result.requested_twice} pages requested twice")
+        result.survived = False
+    return result
+
+
+def lease_expiry(lab: Lab) -> CaseResult:
+    """Leases of one second, three workers, and the test web's slow page (longer than a lease): the
+    slow page's lease expires while it is fetched and another step fetches it again; both finish."""
+    slow = lab.web.truth()["special_urls"]["slow"]
+    result = lab.run_case("leases expire under load", lambda run: None, at_pages=0, workers=3,
+                          extra_urls=(slow,), CRAWLER_LEASE_SECONDS="1")
+    if not result.requested_twice:
+        result.problems.append("no lease expired mid-fetch (no page was requested twice)")
+        result.survived = False
+    return result
+
+
+def disk_full(lab: Lab) -> CaseResult:
+    """The WARC directory is a tmpfs of WARC_DISK_BYTES: it fills mid-crawl, the crawl must pause
+    saying where, count nothing it did not store, and finish once space is freed and it is resumed."""
+    disk = lab.tmp / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={WARC_DISK_BYTES}", "tmpfs", str(disk)], check=True,
+                   capture_output=True, timeout=10)
+    try:
+        return lab.run_case("disk full while writing WARC", lambda run: fill_then_free(run, disk), at_pages=0,
+                            after=lambda run: check_warc(run, disk), WARC_DIR=str(disk))
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True, timeout=10)
+
+
+def fill_then_free(run: Run, disk: Path) -> None:
+    run.watch(lambda: run.crawl_state() != "running", "the crawl paused on the full disk")
+    state, message = run.query("SELECT state, status_message FROM crawlweb_crawl")[0]
+    run.result.details["pause_message"] = message
+    if state != "paused" or str(disk) not in message:
+        run.result.problems.append(f"the crawl did not pause naming {disk}: {state}, {message!r}")
+        return
+    counted = run.pages_fetched()
+    time.sleep(LEASE_SECONDS + 1)  # the failed batch's leases expire; nothing more may be counted
+    if run.pages_fetched() != counted:
+        run.result.problems.append("pages were counted while the crawl was paused")
+    run.result.details["paused_at_pages"] = counted
+    subprocess.run(["mount", "-o", f"remount,size={WARC_DISK_BYTES * 64}", str(disk)], check=True,
+                   capture_output=True, timeout=10)
+    run.lab.manage(["crawl", "resume", "1"], run.env, timeout=60)
+
+
+def check_warc(run: Run, disk: Path) -> None:
+    """Every WARC file reads to its end, and every stored page has its response record."""
+    archived, problems = set(), run.result.problems
+    for path in sorted(disk.rglob("*.warc.gz*")):
+        try:
+            with open(path, "rb") as stream:
+                for record in ArchiveIterator(stream):
+                    if record.rec_type == "response":
+                        archived.add(record.rec_headers.get_header("WARC-Target-URI"))
+        except Exception as error:  # warcio raises several kinds on a cut record
+            problems.append(f"{path.name} is cut: {type(error).__name__}: {error}"[:200])
+    run.result.details["warc_responses"] = len(archived)
+    stored = {url for (url,) in run.query("SELECT url FROM crawlweb_page")}
+    if stored - archived:
+        problems.append(f"{len(stored - archived)} stored pages have no WARC record, e.g. {min(stored - archived)}")

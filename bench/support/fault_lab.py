@@ -52,7 +52,8 @@ class CaseResult:
     worker_restarts: int = 0
     peak_rss_mb: float = 0.0
     seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # any problem: not survived
+    details: dict = field(default_factory=dict)        # what the case saw, for the report
 
 
 class Worker:
@@ -107,7 +108,7 @@ class Lab:
         self.tmp = Path(tempfile.mkdtemp(prefix="fault-lab-"))
         self.pg = PrivatePostgres(Path(tempfile.mkdtemp(prefix="fault-lab-pg-")))
         self.redis = PrivateRedis(self.tmp / "redis")
-        self.web = generate_web(seed=seed, size=20, pages_per_site=6, slow_delay_s=0.5, oversized_bytes=100_000)
+        self.web = generate_web(seed=seed, size=20, pages_per_site=6, slow_delay_s=2.5, oversized_bytes=100_000)
         self.server = TestWebServer(self.web, port=0)
         self.sites = [site for site in self.web.truth()["sites"]
                       if site["robots"] == "none" and site["kind"] not in ("directory", "special")][:SITES]
@@ -171,41 +172,45 @@ class Lab:
 
     # ---- a case ---------------------------------------------------------------------------
     def run_case(self, name: str, fault: Callable[["Run"], None], *, at_pages: int = 25, workers: int = 2,
-                 time_limit: float = 90, **env_extra: str) -> CaseResult:
+                 time_limit: float = 90, extra_urls: tuple[str, ...] = (),
+                 after: Callable[["Run"], None] | None = None, **env_extra: str) -> CaseResult:
         """Crawl the chosen sites with ``workers`` workers, call ``fault`` once ``at_pages`` pages are
-        fetched, keep the workers alive until the crawl ends (or ``time_limit``), then check the rows."""
+        fetched, keep the workers alive until the crawl ends (or ``time_limit``), then check the rows
+        (and call ``after`` for the case's own checks)."""
         self.cases += 1
         database = f"case{self.cases}"
         self.pg.admin(f"CREATE DATABASE {database} TEMPLATE {TEMPLATE}")
         redis.Redis.from_url(self.redis.url).flushdb()
         self.server.clear_log()
-        run = Run(self, CaseResult(name), self.env(database, **env_extra))
         started = time.monotonic()
+        run = Run(self, CaseResult(name), self.env(database, **env_extra), started + time_limit)
         try:
             args = ["crawl", "start", "--no-wait", "--name", name, "--budget", "2000", "--in-site-only",
                     "--host-interval", str(INTERVAL), "--parallel-steps", str(workers), "--address-policy", "private"]
-            self.manage(args + [part for url in self.seeds() for part in ("--url", url)], run.env, timeout=60)
+            urls = self.seeds() + list(extra_urls)
+            self.manage(args + [part for url in urls for part in ("--url", url)], run.env, timeout=60)
             for _ in range(workers):
                 run.add_worker()
-            run.watch(lambda: run.pages_fetched() >= at_pages, "the crawl reached its fault point",
-                      started + time_limit)
+            run.watch(lambda: run.pages_fetched() >= at_pages, "the crawl reached its fault point")
             fault(run)
-            run.watch(lambda: run.crawl_state() not in ("running", "paused"), "the crawl ended",
-                      started + time_limit)
+            run.watch(lambda: run.crawl_state() not in ("running", "paused"), "the crawl ended")
         except (RuntimeError, psycopg.Error) as error:
-            run.result.notes.append(str(error)[:300])
+            run.result.problems.append(str(error)[:300])
         finally:
             run.end_workers()
         run.result.seconds = time.monotonic() - started
         run.check(self.reachable(), self.server.requests)
+        if after is not None:
+            after(run)
+            run.result.survived = run.result.survived and not run.result.problems
         return run.result
 
 
 class Run:
     """One case's crawl: its workers (restarted when they exit) and its database."""
 
-    def __init__(self, lab: Lab, result: CaseResult, env: dict):
-        self.lab, self.result, self.env = lab, result, env
+    def __init__(self, lab: Lab, result: CaseResult, env: dict, deadline: float):
+        self.lab, self.result, self.env, self.deadline = lab, result, env, deadline
         self.workers: list[Worker] = []
         self.database_url = env["DATABASE_URL"].replace("postgres://", "postgresql://")
 
@@ -223,7 +228,7 @@ class Run:
                 self.result.peak_rss_mb = max(self.result.peak_rss_mb, worker.peak_rss_mb)
                 self.add_worker()
 
-    def watch(self, condition: Callable[[], bool], what: str, deadline: float) -> None:
+    def watch(self, condition: Callable[[], bool], what: str) -> None:
         while True:
             self.supervise()
             try:
@@ -231,7 +236,7 @@ class Run:
                     return
             except psycopg.OperationalError:
                 pass  # the database is down (the fault under test): ask again
-            if time.monotonic() > deadline:
+            if time.monotonic() > self.deadline:
                 raise RuntimeError(f"timed out waiting until {what}")
             time.sleep(0.1)
 
@@ -263,7 +268,7 @@ class Run:
             result.stored_twice = self.query(
                 "SELECT count(*) FROM (SELECT url FROM crawlweb_page GROUP BY url HAVING count(*) > 1) twice")[0][0]
         except psycopg.Error as error:
-            result.notes.append(f"rows unreadable: {error}"[:300])
+            result.problems.append(f"rows unreadable: {error}"[:300])
             return
         result.targets = sum(by_state.values())
         result.fetched = by_state["done"] + by_state["failed"]
@@ -271,9 +276,13 @@ class Run:
         never = reachable - done
         result.lost = open_targets + len(never)
         if never:
-            result.notes.append(f"{len(never)} reachable pages never fetched, e.g. {sorted(never)[0]}")
+            result.problems.append(f"{len(never)} reachable pages never fetched, e.g. {sorted(never)[0]}")
         served = Counter(entry.url for entry in requests
                          if entry.method == "GET" and not entry.url.endswith("/robots.txt"))
         result.requested_twice = sum(1 for count in served.values() if count > 1)
-        result.survived = (result.state == "finished" and result.lost == 0 and result.stored_twice == 0
-                           and not [note for note in result.notes if note.startswith("timed out")])
+        result.details.update(pages_counted=self.pages_fetched(), page_requests=sum(served.values()))
+        if result.state != "finished":
+            result.problems.append(f"the crawl ended {result.state or 'nowhere'}, not finished")
+        if result.stored_twice:
+            result.problems.append(f"{result.stored_twice} URLs stored as two Pages")
+        result.survived = not result.problems and result.lost == 0
