@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import subprocess
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import redis
 from warcio.archiveiterator import ArchiveIterator
 
-from bench.support.fault_lab import LEASE_SECONDS, CaseResult, Lab, Run
+from bench.support.fault_lab import LEASE_SECONDS, QUICK_SITES, SITES, CaseResult, Lab, Run
 
 DOWN_S = 2.0  # how long a restarted server stays down
 WARC_DISK_BYTES = 96 * 1024  # fills after some dozens of the test web's pages
@@ -118,3 +119,22 @@ def check_warc(run: Run, disk: Path) -> None:
     stored = {url for (url,) in run.query("SELECT url FROM crawlweb_page")}
     if stored - archived:
         problems.append(f"{len(stored - archived)} stored pages have no WARC record, e.g. {min(stored - archived)}")
+
+
+CASES = {"redis_restart": redis_restart, "postgres_restart": postgres_restart, "duplicate_job": duplicate_job,
+         "lease_expiry": lease_expiry, "disk_full": disk_full}
+QUICK_CASES = ("redis_restart", "duplicate_job")
+
+
+def summary(results: list[CaseResult]) -> dict:
+    """The figures bench/hardening.py prints."""
+    return {"faults_survived": sum(result.survived for result in results), "faults_total": len(results),
+            "lost": sum(result.lost for result in results),
+            "peak_rss_mb": round(max((result.peak_rss_mb for result in results), default=0.0), 1),
+            "cases": [asdict(result) for result in results]}
+
+
+def run(quick: bool) -> dict:
+    """Every fault case (quick: Redis restarted and jobs delivered twice) in one lab."""
+    with Lab(sites=QUICK_SITES if quick else SITES) as lab:
+        return summary([CASES[name](lab) for name in (QUICK_CASES if quick else CASES)])

@@ -34,7 +34,8 @@ PYTHON = sys.executable
 TEMPLATE = "lab_template"
 LEASE_SECONDS = 3
 INTERVAL = 0.3  # per host: a crawl of ~100 pages on ~15 hosts lasts long enough to be hit mid-way
-SITES = 8
+SITES = 8  # some 80 pages on 9 hosts (quick: 4 sites, 40 pages)
+QUICK_SITES = 4
 
 
 @dataclass
@@ -103,7 +104,7 @@ def tree_rss_mb(pid: int) -> float:
 class Lab:
     """Private Redis and PostgreSQL, the test web, and a migrated template database. A context manager."""
 
-    def __init__(self, seed: int = 3, keep_logs: bool = False):
+    def __init__(self, seed: int = 3, sites: int = SITES, keep_logs: bool = False):
         self.keep_logs = keep_logs  # the workers' logs and databases' files stay in self.tmp
         self.tmp = Path(tempfile.mkdtemp(prefix="fault-lab-"))
         self.pg = PrivatePostgres(Path(tempfile.mkdtemp(prefix="fault-lab-pg-")))
@@ -111,7 +112,7 @@ class Lab:
         self.web = generate_web(seed=seed, size=20, pages_per_site=6, slow_delay_s=2.5, oversized_bytes=100_000)
         self.server = TestWebServer(self.web, port=0)
         self.sites = [site for site in self.web.truth()["sites"]
-                      if site["robots"] == "none" and site["kind"] not in ("directory", "special")][:SITES]
+                      if site["robots"] == "none" and site["kind"] not in ("directory", "special")][:sites]
         self.cases = 0
 
     def __enter__(self) -> "Lab":
@@ -150,7 +151,7 @@ class Lab:
                    WARC_DIR=str(var_dir / "warc"), LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
                    CRAWLER_HOST_INTERVAL=str(INTERVAL), CRAWLER_LEASE_SECONDS=str(LEASE_SECONDS),
                    CRAWLER_STEP_SECONDS="1", CRAWLER_PREPARE_PROCESSES="0",
-                   CRAWLER_IDLE_FINISH_SECONDS=str(LEASE_SECONDS + 3), CRAWLER_CHAIN_WATCH_SECONDS="2",
+                   CRAWLER_IDLE_FINISH_SECONDS=str(LEASE_SECONDS + 1), CRAWLER_CHAIN_WATCH_SECONDS="2",
                    PAIRS_DEEP_CHECKS="0")
         env.update(extra)
         return env
@@ -171,7 +172,7 @@ class Lab:
             url for site in self.sites for url in site["orphan_pages"]}
 
     # ---- a case ---------------------------------------------------------------------------
-    def run_case(self, name: str, fault: Callable[["Run"], None], *, at_pages: int = 25, workers: int = 2,
+    def run_case(self, name: str, fault: Callable[["Run"], None], *, at_pages: int = 15, workers: int = 2,
                  time_limit: float = 90, extra_urls: tuple[str, ...] = (),
                  after: Callable[["Run"], None] | None = None, **env_extra: str) -> CaseResult:
         """Crawl the chosen sites with ``workers`` workers, call ``fault`` once ``at_pages`` pages are
@@ -187,11 +188,12 @@ class Lab:
         try:
             args = ["crawl", "start", "--no-wait", "--name", name, "--budget", "2000", "--in-site-only",
                     "--host-interval", str(INTERVAL), "--parallel-steps", str(workers), "--address-policy", "private"]
+            for _ in range(workers):  # they load Django while the crawl is started
+                run.add_worker()
             urls = self.seeds() + list(extra_urls)
             self.manage(args + [part for url in urls for part in ("--url", url)], run.env, timeout=60)
-            for _ in range(workers):
-                run.add_worker()
             run.watch(lambda: run.pages_fetched() >= at_pages, "the crawl reached its fault point")
+            run.result.details["fault_at_s"] = round(time.monotonic() - started, 1)
             fault(run)
             run.watch(lambda: run.crawl_state() not in ("running", "paused"), "the crawl ended")
         except (RuntimeError, psycopg.Error) as error:
