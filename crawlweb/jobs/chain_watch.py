@@ -21,7 +21,7 @@ from rq.registry import StartedJobRegistry
 
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import kick_crawl, CrawlStateError
+from crawlweb.services.crawl_control import CrawlStateError, kick_crawl
 
 log = logging.getLogger(__name__)
 LOCK_KEY = "crawlweb:chain-watch"
