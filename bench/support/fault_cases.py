@@ -10,6 +10,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 import redis
+from rq import Queue
+from rq.registry import FinishedJobRegistry
 from warcio.archiveiterator import ArchiveIterator
 
 from bench.support.fault_lab import LEASE_SECONDS, QUICK_SITES, SITES, CaseResult, Lab, Run
@@ -43,14 +45,18 @@ def postgres_restart(lab: Lab) -> CaseResult:
 def deliver_twice(run: Run) -> None:
     """Every crawl job waiting in the queue is pushed once more, and finished ones once again:
     RQ hands the same job to two workers, or runs it again after it ended."""
-    conn = redis.Redis.from_url(run.lab.redis.url)
-    queued = conn.lrange("rq:queue:crawl", 0, -1)
-    finished = conn.zrange("rq:finished:crawl", 0, -1)[-4:]
+    queue = Queue("crawl", connection=redis.Redis.from_url(run.lab.redis.url))
+    finished_registry = FinishedJobRegistry(queue=queue)
+    deadline, queued, finished = time.monotonic() + 10, [], []
+    while not (queued and finished) and time.monotonic() < deadline:  # steps may all be running now
+        queued = queued or queue.get_job_ids()
+        finished = finished or finished_registry.get_job_ids()[-4:]
+        time.sleep(0.02)
     for job_id in queued + finished:
-        conn.rpush("rq:queue:crawl", job_id)
-    run.result.details["delivered_twice"] = len(queued) + len(finished)
-    if not queued + finished:
-        run.result.problems.append("no crawl job to deliver twice")
+        queue.connection.rpush(queue.key, job_id)
+    run.result.details.update(delivered_twice=len(queued), run_again=len(finished))
+    if not (queued and finished):
+        run.result.problems.append(f"crawl jobs to deliver twice: {len(queued)} queued, {len(finished)} finished")
 
 
 def duplicate_job(lab: Lab) -> CaseResult:
