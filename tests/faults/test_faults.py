@@ -40,7 +40,9 @@ def test_a_crawl_survives_postgresql_restarted_mid_crawl(lab):
     result = fault_cases.postgres_restart(lab)
     assert result.survived, explain(result)
     assert result.lost == 0 and result.stored_twice == 0 and result.fetched > 60
-    assert result.details["pages_counted"] == result.details["page_requests"], "every fetch counted once"
+    # A batch in flight when the connections were cut is fetched again once its leases expire; the
+    # first fetches were never stored, so they are not counted either.
+    assert result.details["pages_counted"] <= result.details["page_requests"] <= result.details["pages_counted"] + 64
 
 
 def test_leases_that_expire_mid_fetch_fetch_again_but_store_once(lab):
