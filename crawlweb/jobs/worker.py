@@ -14,12 +14,17 @@ a supervisor restarts the worker like any other service. A chain watch thread
 """
 from __future__ import annotations
 
+import time
+
+import redis
 from django.db import close_old_connections
 from rq import SimpleWorker
 
 from crawlweb.jobs.chain_watch import start_chain_watch
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import warm_up
+
+REDIS_WAIT_MAX_S = 30.0  # longest pause between two tries to reach Redis again
 
 
 class CrawlWorker(SimpleWorker):
@@ -41,5 +46,21 @@ class CrawlWorker(SimpleWorker):
         close_old_connections()
         try:
             return super().execute_job(job, queue)
+        except redis.exceptions.ConnectionError as error:
+            # Redis went away while the job ran or ended: its bookkeeping is lost (with every queued
+            # job, if Redis restarts empty), but the worker and what it loaded are not. It waits for
+            # Redis instead of exiting; the chain watch puts the crawls' lost step chains back.
+            self.log.error("Worker %s: lost Redis during job %s (%s); waiting for it", self.name, job.id, error)
+            self._wait_for_redis()
         finally:
             close_old_connections()
+
+    def _wait_for_redis(self) -> None:
+        wait_s = 0.5
+        while not self._stop_requested:
+            try:
+                self.connection.ping()
+                return
+            except redis.exceptions.ConnectionError:
+                time.sleep(wait_s)
+                wait_s = min(wait_s * 2, REDIS_WAIT_MAX_S)
