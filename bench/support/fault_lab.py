@@ -114,6 +114,7 @@ class Lab:
         self.sites = [site for site in self.web.truth()["sites"]
                       if site["robots"] == "none" and site["kind"] not in ("directory", "special")][:sites]
         self.cases = 0
+        self.fault_at = 15 if sites > QUICK_SITES else 5  # pages fetched when a fault hits, by default
 
     def __enter__(self) -> "Lab":
         try:
@@ -151,7 +152,7 @@ class Lab:
                    WARC_DIR=str(var_dir / "warc"), LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
                    CRAWLER_HOST_INTERVAL=str(INTERVAL), CRAWLER_LEASE_SECONDS=str(LEASE_SECONDS),
                    CRAWLER_STEP_SECONDS="1", CRAWLER_PREPARE_PROCESSES="0",
-                   CRAWLER_IDLE_FINISH_SECONDS=str(LEASE_SECONDS + 1), CRAWLER_CHAIN_WATCH_SECONDS="2",
+                   CRAWLER_IDLE_FINISH_SECONDS=str(LEASE_SECONDS + 1), CRAWLER_CHAIN_WATCH_SECONDS="1",
                    PAIRS_DEEP_CHECKS="0")
         env.update(extra)
         return env
@@ -172,7 +173,7 @@ class Lab:
             url for site in self.sites for url in site["orphan_pages"]}
 
     # ---- a case ---------------------------------------------------------------------------
-    def run_case(self, name: str, fault: Callable[["Run"], None], *, at_pages: int = 15, workers: int = 2,
+    def run_case(self, name: str, fault: Callable[["Run"], None], *, at_pages: int | None = None, workers: int = 2,
                  time_limit: float = 90, extra_urls: tuple[str, ...] = (),
                  after: Callable[["Run"], None] | None = None, **env_extra: str) -> CaseResult:
         """Crawl the chosen sites with ``workers`` workers, call ``fault`` once ``at_pages`` pages are
@@ -192,7 +193,8 @@ class Lab:
                 run.add_worker()
             urls = self.seeds() + list(extra_urls)
             self.manage(args + [part for url in urls for part in ("--url", url)], run.env, timeout=60)
-            run.watch(lambda: run.pages_fetched() >= at_pages, "the crawl reached its fault point")
+            at = self.fault_at if at_pages is None else at_pages
+            run.watch(lambda: run.pages_fetched() >= at, "the crawl reached its fault point")
             run.result.details["fault_at_s"] = round(time.monotonic() - started, 1)
             fault(run)
             run.watch(lambda: run.crawl_state() not in ("running", "paused"), "the crawl ended")
