@@ -6,6 +6,8 @@ is stored de-chunked (the HTTP library removes chunking), so a Transfer-Encoding
 the record, otherwise readers would try to de-chunk it again. Content-Encoding (gzip) is kept as received.
 A body cut at the size cap is marked with the standard "WARC-Truncated: length" field.
 Files are written as NAME.warc.gz.open and renamed to NAME.warc.gz when complete.
+A write that fails (a full disk) is cut off again: the file ends with its last whole record, and the
+error names the directory.
 """
 from __future__ import annotations
 
@@ -53,12 +55,19 @@ class WarcWriter:
         self._serial += 1
         name = f"{self.prefix}-{stamp}-{self._serial:05d}-{os.getpid()}.warc.gz"
         self._path = self.directory / name
-        self._fh = open(str(self._path) + ".open", "wb")
+        # Unbuffered: a failed write leaves nothing pending in a buffer, so the file can be cut back.
+        self._fh = open(str(self._path) + ".open", "wb", buffering=0)
         self._writer = WARCWriter(self._fh, gzip=True)
         info = {"software": self.software, "format": "WARC File Format 1.0",
                 "conformsTo": "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.0/",
                 "operator": self.operator}
-        self._writer.write_record(self._writer.create_warcinfo_record(name, info))
+        try:
+            self._writer.write_record(self._writer.create_warcinfo_record(name, info))
+        except OSError as error:
+            self._fh.close()
+            os.unlink(str(self._path) + ".open")
+            self._fh = self._writer = self._path = None
+            raise self._write_error(error) from error
 
     def _finish(self) -> None:
         if self._fh is None:
@@ -101,11 +110,25 @@ class WarcWriter:
                 raise RuntimeError("WarcWriter is closed")
             if self._fh is None:
                 self._open()
-            self._fh.write(records)
-            self._fh.flush()  # readers (stored copies, WARC downloads) see every finished record
+            self._append(records)  # unbuffered: readers (stored copies, WARC downloads) see every record
             if self._fh.tell() >= self.max_file_bytes:
                 self._finish()
             return count
+
+    def _append(self, records: bytes) -> None:
+        """Append whole records, or nothing: a failed write is truncated back to the last record."""
+        start = self._fh.tell()
+        try:
+            view = memoryview(records)
+            while view:
+                view = view[self._fh.write(view):]
+        except OSError as error:
+            os.ftruncate(self._fh.fileno(), start)
+            self._fh.seek(start)
+            raise self._write_error(error) from error
+
+    def _write_error(self, error: OSError) -> OSError:
+        return OSError(error.errno, f"{error.strerror or error}: writing WARC files in {self.directory}")
 
     def _thread_writer(self) -> tuple[WARCWriter, io.BytesIO]:
         """This thread's record builder and its in-memory output (making a WARCWriter per fetch

@@ -4,6 +4,7 @@ Safe to run twice and on any number of workers: leases decide who fetches what.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import socket
@@ -75,10 +76,29 @@ def crawl_step(crawl_id: int) -> int:
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"retried after: {error}"[:5000])
         enqueue(crawl_step, crawl_id)
         return 0
+    except OSError as error:
+        if error.errno not in DISK_FULL_ERRNOS:
+            Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
+            raise
+        _pause_for_disk(crawl_id, error)
+        return 0
     except Exception as error:
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
         raise
     return leased
+
+
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _pause_for_disk(crawl_id: int, error: OSError) -> None:
+    """A full disk (WARC files) pauses the crawl, saying where: nothing of the failed batch was stored
+    or counted, and its Targets come back when their leases expire; going on would fail every batch.
+    No successor is enqueued; `crawl resume` (or the dashboard's Resume) starts the chains again."""
+    message = f"paused: {error}; free space there, then resume the crawl"
+    log.error("crawl %s %s", crawl_id, message)
+    Crawl.objects.filter(pk=crawl_id, state=Crawl.State.RUNNING).update(
+        state=Crawl.State.PAUSED, status_message=message[:300], last_error=message[:5000])
 
 
 TRANSIENT_DATABASE_ERRORS = ("deadlock detected", "could not serialize access", "database is locked")
