@@ -14,6 +14,8 @@ while the crawl goes on with its memory bounded:
   homographs       IDN host names that look like Latin ones (stored as punycode)
   session_paths    a new session id in every path, forever
   query_permutations  every page links to more orderings and values of its query, forever
+  internal         /interno.html?port=N links to loopback and private addresses (port N on 127.0.0.1, its
+                   other spellings, 10.0.0.1) and to /preusmeri?to=URL, an open redirect to them
 
 robots.txt: www.napad.rs has none; ROBOTS_HUGE_HOST serves one of 50 MB, ROBOTS_BINARY_HOST a binary one.
 """
@@ -27,7 +29,7 @@ import zlib
 from functools import lru_cache
 from typing import Iterator
 
-from .responses import Response, error_page, html_response, text_response
+from .responses import Response, error_page, html_response, redirect, text_response
 
 HOSTILE_HOST = "www.napad.rs"
 ROBOTS_HUGE_HOST = "veliki-robots.napad.rs"
@@ -129,6 +131,24 @@ def _homographs() -> bytes:
     return _page("Homografi", f"<ul>{links}</ul>")
 
 
+def internal_targets(port: int) -> list[str]:
+    """Addresses no public crawler may reach: loopback under five spellings, a private one, a link-local one."""
+    return [f"http://127.0.0.1:{port}/tajna", f"http://localhost:{port}/tajna", f"http://[::1]:{port}/tajna",
+            f"http://2130706433:{port}/tajna", f"http://0x7f.0.0.1:{port}/tajna", "http://10.0.0.1/tajna",
+            "http://169.254.169.254/latest/meta-data/"]
+
+
+def _internal(query: str) -> Response:
+    port = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("port", "")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        return error_page(404, "interno.html needs ?port=N")
+    targets = internal_targets(int(port))
+    links = "".join(f'<li><a href="{html.escape(url)}">interno {i}</a></li>' for i, url in enumerate(targets))
+    links += "".join(f'<li><a href="/preusmeri?to={html.escape(url)}">preusmerenje {i}</a></li>'
+                     for i, url in enumerate(targets[:2]))
+    return html_response(_page("Interne adrese", f"<ul>{links}</ul>"))
+
+
 def _session_page(path: str) -> Response | None:
     # /sesija/<id>/<page>.html: every page links to three pages under ids never seen before.
     parts = path.strip("/").split("/")
@@ -191,6 +211,10 @@ def hostile_response(host: str, path: str, query: str, *,
         return _session_page(path) or error_page(404, f"no page {path} on {host}")
     if path == "/katalog":
         return _catalogue(query)
+    if path == "/interno.html":
+        return _internal(query)
+    if path == "/preusmeri" and query.startswith("to="):
+        return redirect(query[3:], status=302)
     return error_page(404, f"no page {path} on {host}")
 
 
