@@ -350,7 +350,9 @@ class Fetcher:
         raw, body = bytearray(), bytearray()
         truncated = False
         try:
-            for chunk in resp.raw.stream(_CHUNK, decode_content=False):
+            # read1: what has arrived, not a full chunk, so that a server trickling one byte a second
+            # (each read within the read timeout) still meets the whole-response deadline below.
+            while chunk := resp.raw.read1(_CHUNK, decode_content=False):
                 raw += chunk
                 try:
                     body += decoder.feed(chunk, max_bytes - len(body) + 1)

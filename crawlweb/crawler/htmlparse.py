@@ -28,6 +28,9 @@ BLOCK_TAGS = frozenset("""
 _REFRESH_URL = re.compile(r"""url\s*=\s*['"]?([^'";]+)""", re.IGNORECASE)
 _TEXT_URL = re.compile(r"""\b(?:https?://|www\.)[^\s<>"'`{}|\\^\[\]]+""", re.IGNORECASE)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# Links kept per page, in document order: a page of a million links must not hold a million records
+# (no real page needs more; the rest are counted in ParsedPage.links_dropped).
+MAX_LINKS_PER_PAGE = 5000
 
 
 @dataclass
@@ -61,6 +64,7 @@ class ParsedPage:
     text: str = ""
     canonical_url: str | None = None
     links: list[ParsedLink] = field(default_factory=list)
+    links_dropped: int = 0  # links beyond MAX_LINKS_PER_PAGE, not kept
 
 
 def _norm(text: str) -> str:
@@ -83,6 +87,8 @@ class _Walker:
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
         self.scripts: list[str] = []  # inline script code, read for speculative links
         self.script_chars = 0
+        self.link_count = 0
+        self.dropped = 0
 
     def add_script(self, code: str | None) -> None:
         if code and self.script_chars < MAX_SCRIPT_CHARS:
@@ -105,6 +111,10 @@ class _Walker:
             self.buffer = []
 
     def open_link(self, link: ParsedLink, el) -> None:
+        if self.link_count >= MAX_LINKS_PER_PAGE:
+            self.dropped += 1
+            return
+        self.link_count += 1
         self.open_anchors.append((link, len(self.words), [], el))
 
     def close_link(self, el) -> None:
@@ -231,6 +241,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         page.links.append(link)
     page.links.extend(extra)
     page.links.extend(_parameter_links(page.links, base_url))
+    page.links_dropped = walker.dropped + max(0, len(page.links) - MAX_LINKS_PER_PAGE)
+    del page.links[MAX_LINKS_PER_PAGE:]
     for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS):
         page.links.append(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang,
                                      rel="navigation" if found.how == "navigation" else ""))
@@ -258,6 +270,9 @@ def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]
 
 
 def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page: ParsedPage, base: str) -> None:
+    if len(extra) >= MAX_LINKS_PER_PAGE and tag in ("area", "link", "frame", "iframe", "meta", "select"):
+        walker.dropped += 1
+        return
     if tag == "a":
         url = resolve_link(base, el.get("href"))
         if url:

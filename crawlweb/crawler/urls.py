@@ -18,6 +18,8 @@ from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 import idna
 import tldextract
 
+from .regex_safety import backtracking_problem
+
 DEFAULT_SESSION_PARAMS: tuple[str, ...] = (
     "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid*", "cfid", "cftoken",
 )
@@ -285,6 +287,9 @@ class UrlRules:
                 compiled = re.compile(regex, re.IGNORECASE if target.upper() == "HOST" else 0)
             except re.error as exc:
                 raise RuleError(f"line {number}: bad regular expression {regex!r}: {exc}") from None
+            problem = backtracking_problem(regex)
+            if problem:
+                raise RuleError(f"line {number}: regular expression {regex!r} refused: {problem}")
             rule = _Rule(action, target.upper(), compiled, number)
             (rules.allow if action == "allow" else rules.exclude).append(rule)
         return rules

@@ -43,6 +43,7 @@ def fetcher_for(address_policy: str) -> Fetcher:
         settings.CRAWLER_USER_AGENT,
         connect_timeout=settings.CRAWLER_CONNECT_TIMEOUT,
         read_timeout=settings.CRAWLER_READ_TIMEOUT,
+        total_timeout=settings.CRAWLER_TOTAL_TIMEOUT,
         max_bytes=settings.CRAWLER_MAX_PAGE_BYTES,
         max_redirects=settings.CRAWLER_MAX_REDIRECTS,
         address_policy=address_policy,

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from . import judging_cases as cases
+from .hostile import HOSTILE_HOSTS, hostile_response
 from . import pages as page_models
 from .pages import PageModel
 from .real_sites import RealSites
@@ -117,6 +118,8 @@ class TestWeb:
             response = self.real_sites.respond(host, path)
         elif host == BACKLINK_HOST:
             response = self._backlink_response(parts.query)
+        elif host in HOSTILE_HOSTS:
+            response = hostile_response(host, path, parts.query)
         elif host in self._site_by_host:
             response = self._site_response(self._site_by_host[host], host, path, parts.query, lowered)
         else:
