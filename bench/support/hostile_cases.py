@@ -13,8 +13,12 @@
    answered with a clear error, no 500, and nothing created.
 
 Figures: bad_inputs (answered well), lost (seeded or case Targets ending neither fetched nor with a
-named error kind), xss_executed (not measured here: tests/browser/test_hostile_views.py), ssrf
-(requests that reached the canary on loopback), peak_rss_mb (the crawl process).
+named error kind), xss_executed (scripts run: the child also crawls the test web's page pair full of
+script-injection attempts, renders every view that shows crawled text as an admin with Django's test client,
+and loads each answer into Debian's Chromium with every request blocked: each payload sets
+``window.__injected`` and calls ``alert()``; a view where either happens counts; each case says whether
+the payloads were on screen as text), ssrf (requests that reached the
+canary on loopback), peak_rss_mb (the crawl process, measured before the browser starts).
 
     .venv/bin/python bench/support/hostile_cases.py [--quick]   # prints the dict as JSON
 """
@@ -70,7 +74,10 @@ def run(quick: bool) -> dict:
     canary = _Canary()
     threading.Thread(target=canary.serve_forever, daemon=True).start()
     try:
-        with TestWebServer(generate_web(seed=3, size=8, pages_per_site=4)) as web, \
+        web_pages = generate_web(seed=3, size=8, pages_per_site=4, judging_cases=True)
+        truth = web_pages.truth()
+        case_site = next(s for s in truth["sites"] if s["host"] == truth["judging_cases"]["site"])
+        with TestWebServer(web_pages) as web, \
                 tempfile.TemporaryDirectory(prefix="hostile-bench-") as var_dir:
             env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
             env.update(DATABASE_URL="", VAR_DIR=var_dir, JOBS_INPROCESS_MODE="sync",
@@ -78,7 +85,10 @@ def run(quick: bool) -> dict:
                        NO_PROXY="127.0.0.1,localhost,::1", no_proxy="127.0.0.1,localhost,::1",
                        CRAWLER_HOST_INTERVAL="0", CRAWLER_READ_TIMEOUT="2", CRAWLER_TOTAL_TIMEOUT="3",
                        CRAWLER_IDLE_FINISH_SECONDS="1", CRAWLER_RETRY_BACKOFF="0.5", CRAWLER_MAX_ATTEMPTS="1",
-                       CRAWLER_WARC="0", PYTHONPATH=str(ROOT))
+                       CRAWLER_WARC="0", PYTHONPATH=str(ROOT),
+                       HOSTILE_INJECTION_SITE=json.dumps({"hosts": case_site["hosts"],
+                                                          "homes": list(case_site["home_urls"].values()),
+                                                          "pair": truth["judging_cases"]["injection_pair"]}))
             if quick:  # a smaller page cap parses the million links sooner; full mode keeps the default
                 env["CRAWLER_MAX_PAGE_BYTES"] = str(4 * 1024 * 1024)
             args = [sys.executable, __file__, "--child", str(canary.server_address[1])] + (["--quick"] if quick else [])
@@ -93,7 +103,7 @@ def run(quick: bool) -> dict:
     cases = report["cases"] + [{"name": "ssrf: loopback canary never reached", "ok": ssrf == 0,
                                 "detail": f"{ssrf} requests reached it; {report['refused']} Targets refused"}]
     return {"bad_inputs": sum(1 for c in cases if c["ok"] and c["name"].startswith("input:")),
-            "lost": report["lost"], "xss_executed": 0, "ssrf": ssrf, "peak_rss_mb": report["peak_rss_mb"],
+            "lost": report["lost"], "xss_executed": report["xss_executed"], "ssrf": ssrf, "peak_rss_mb": report["peak_rss_mb"],
             "cases": cases}
 
 
@@ -122,7 +132,10 @@ def _child(canary_port: int, quick: bool) -> dict:
     usage = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     cases += _bad_inputs(quick)
-    return {"cases": cases, "lost": lost, "refused": refused, "peak_rss_mb": round(usage / 1024, 1)}
+    xss_cases = _injection_views_in_a_browser(json.loads(os.environ["HOSTILE_INJECTION_SITE"]))
+    cases += xss_cases
+    return {"cases": cases, "lost": lost, "refused": refused, "peak_rss_mb": round(usage / 1024, 1),
+            "xss_executed": sum(1 for c in xss_cases if not c["ok"])}
 
 
 # What each hostile case's Target must end as: fetched ("done") or one of these named error kinds.
@@ -324,6 +337,78 @@ def _bad_inputs(quick: bool) -> list[dict]:
             response = client.get(url)
             return response.status_code in (200, 302, 400, 404), f"{response.status_code}"
         check(f"probe {url}", via_probe)
+    return cases
+
+
+ADMIN_LISTS = ["crawlweb/page", "crawlweb/link", "crawlweb/site", "crawlweb/host", "crawlweb/crawl",
+               "frontier/target", "evaluation/candidatepair", "evaluation/discoveredsite", "labeling/evaluationitem"]
+
+
+def injection_views(crawl, pair, injected_pages) -> list[str]:
+    """Every view that shows the crawled text of ``crawl``'s injection pages (tests/browser/test_hostile_views.py
+    opens the same ones in a live browser)."""
+    from crawlweb.models import Site
+    from frontier.models import Target
+
+    views = ["/", f"/crawls/{crawl.pk}/", f"/crawls/{crawl.pk}/discovery/", f"/frontier/harvest/?crawl={crawl.pk}",
+             f"/pairs/crawls/{crawl.pk}/", f"/pairs/crawls/{crawl.pk}/pairs/", f"/pairs/crawls/{crawl.pk}/sites/",
+             f"/pairs/crawls/{crawl.pk}/discovered/", f"/pairs/crawls/{crawl.pk}/patterns/"]
+    views += [f"/crawls/{crawl.pk}/sites/{s.pk}/" for s in Site.objects.filter(pages__crawl=crawl).distinct()]
+    views += [f"/frontier/targets/{t.pk}/" for t in Target.objects.filter(crawl=crawl, page__in=injected_pages)]
+    views += [f"/admin/{name}/" for name in ADMIN_LISTS]
+    views += ["/admin/crawlweb/page/?q=napad", f"/admin/evaluation/candidatepair/{pair.pk}/change/"]
+    views += [f"/admin/crawlweb/page/{p.pk}/change/" for p in injected_pages]
+    return views
+
+
+def _injection_views_in_a_browser(site: dict) -> list[dict]:
+    """Crawl the injection pair's site, render every view of its text, load each into Chromium offline."""
+    import re
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    from crawlweb.models import Crawl, Page
+    from crawlweb.services.crawl_control import start_crawl
+    from evaluation.models import CandidatePair
+
+    rules = "allow HOST:^(" + "|".join(re.escape(h) for h in site["hosts"]) + ")$"
+    crawl = Crawl.objects.create(name="injection", page_budget=80, config={"url_rules": rules})
+    start_crawl(crawl, extra_urls=site["homes"])
+    source_url, target_url = site["pair"]
+    pages = list(Page.objects.filter(crawl=crawl, url__in=[source_url, target_url]))
+    pair = CandidatePair.objects.filter(crawl=crawl, source_url=source_url).first()
+    if len(pages) != 2 or pair is None:
+        return [{"name": "xss: the injection pair crawled", "ok": False,
+                 "detail": f"{len(pages)} of its 2 pages stored, pair {'found' if pair else 'missing'}"}]
+    admin = get_user_model().objects.create_superuser("xss-admin", "xss@example.org", "xss-password-1")
+    client = Client()
+    client.force_login(admin)
+    # every answer first: Django refuses database access inside Playwright's event loop
+    answers = [(view, response.status_code, response.content.decode("utf-8", "replace"))
+               for view, response in ((view, client.get(view)) for view in injection_views(crawl, pair, pages))]
+    cases = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync"])
+        try:
+            for view, status, html in answers:
+                page = browser.new_page()
+                dialogs = []
+                page.on("dialog", lambda dialog, seen=dialogs: (seen.append(dialog.message), dialog.dismiss()))
+                page.route("**/*", lambda route: route.abort())  # offline: only the answer itself runs
+                page.set_content(html, wait_until="load")
+                page.wait_for_timeout(50)  # onerror handlers of blocked images fire after the load
+                ran = any(frame.evaluate("() => window.__injected !== undefined") for frame in page.frames)
+                shown = "__injected" in page.locator("body").inner_text()
+                page.close()
+                cases.append({"name": f"xss: {view}", "ok": status < 500 and not ran and not dialogs,
+                              "detail": f"{status}; script ran: {ran}, dialogs: {len(dialogs)}, "
+                                        f"payloads {'shown as text' if shown else 'not on this view'}"})
+        finally:
+            browser.close()
     return cases
 
 

@@ -5,17 +5,13 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ADMIN_LISTS = ["crawlweb/page", "crawlweb/link", "crawlweb/site", "crawlweb/host", "crawlweb/crawl",
-               "frontier/target", "evaluation/candidatepair", "evaluation/discoveredsite", "labeling/evaluationitem"]
-
-
 def test_no_injected_script_runs_in_any_view_of_crawled_text(page, live_server, staff_login, django_user_model, settings,
                                                              tmp_path,
                                                              case_web_server):
-    from crawlweb.models import Page, Site
+    from bench.support.hostile_cases import injection_views
+    from crawlweb.models import Page
     from crawlweb.services.network import close_warc_writers
     from evaluation.models import CandidatePair
-    from frontier.models import Target
     from labeling.creation import create_evaluation
     from tests.evaluation_integration.helpers import crawl_sites
 
@@ -29,14 +25,7 @@ def test_no_injected_script_runs_in_any_view_of_crawled_text(page, live_server, 
     injected_pages = list(Page.objects.filter(crawl=crawl, url__in=[source_url, target_url]))
     assert len(injected_pages) == 2
 
-    views = ["/", f"/crawls/{crawl.pk}/", f"/crawls/{crawl.pk}/discovery/", f"/frontier/harvest/?crawl={crawl.pk}",
-             f"/pairs/crawls/{crawl.pk}/", f"/pairs/crawls/{crawl.pk}/pairs/", f"/pairs/crawls/{crawl.pk}/sites/",
-             f"/pairs/crawls/{crawl.pk}/discovered/", f"/pairs/crawls/{crawl.pk}/patterns/"]
-    views += [f"/crawls/{crawl.pk}/sites/{s.pk}/" for s in Site.objects.filter(pages__crawl=crawl).distinct()]
-    views += [f"/frontier/targets/{t.pk}/" for t in Target.objects.filter(crawl=crawl, page__in=injected_pages)]
-    views += [f"/admin/{name}/" for name in ADMIN_LISTS]
-    views += [f"/admin/crawlweb/page/?q=napad", f"/admin/evaluation/candidatepair/{pair.pk}/change/"]
-    views += [f"/admin/crawlweb/page/{p.pk}/change/" for p in injected_pages]
+    views = injection_views(crawl, pair, injected_pages)
 
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
