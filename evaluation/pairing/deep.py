@@ -199,6 +199,16 @@ def deep_guesses(pages: Mapping[str, str], paired_urls: Iterable[str],
     return out
 
 
+HOME_PATHS = re.compile(r"^/(?:index\.[a-z]{2,5})?$", re.IGNORECASE)
+
+
+def home_pages(pages: Mapping[str, str]) -> dict[str, str]:
+    """The pages among ``pages`` (url → language) that are the site's home: its root or the root's
+    index file (``/``, ``/index.html``, ``/index.php``), without a query."""
+    return {url: lang for url, lang in pages.items()
+            if HOME_PATHS.match(urlsplit(url).path or "/") and not urlsplit(url).query}
+
+
 DIRECTORY_INDEX = "index.html"
 
 

@@ -2,7 +2,7 @@
 import pytest
 
 from evaluation.pairing.deep import (apply_pattern, confirm_deep_pair, conventional_patterns, credible_site_patterns,
-                                     deep_guesses)
+                                     deep_guesses, home_pages)
 from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, rescue_domain_pairs,
                                         rescue_global_pairs)
 from evaluation.pairing.patterns import global_credibility, mine_site_patterns
@@ -139,3 +139,15 @@ def test_a_home_stored_as_its_directory_url_is_guessed_from_its_index_file_too()
                            conventions=conventional_patterns(("sr", "en")))
     assert ("http://k.test/", "http://k.test/index-sr.html") in {(g.page_url, g.guessed_url) for g in guesses}
     assert all(g.page_url == "http://k.test/" for g in guesses), "the guess belongs to the page as stored"
+
+
+def test_a_sites_home_pages_are_its_root_and_the_roots_index_file():
+    # nsd-electronic (the real development web): Serbian at / and /o-nama.html, English under /en/ that
+    # only an external script's switch names; the home alone gets the conventional guesses.
+    pages = {"http://nsd.test/": "sr", "http://nsd.test/index.html": "sr", "http://nsd.test/o-nama.html": "sr",
+             "http://nsd.test/sr/index.html": "sr", "http://nsd.test/index.php?page=2": "sr"}
+    assert home_pages(pages) == {"http://nsd.test/": "sr", "http://nsd.test/index.html": "sr"}
+    guesses = deep_guesses(home_pages(pages), set(), {}, top_n=0, languages=("sr", "en"),
+                           conventions=conventional_patterns(("sr", "en")))
+    assert "http://nsd.test/en/" in {g.guessed_url for g in guesses}
+    assert {g.page_url for g in guesses} <= {"http://nsd.test/", "http://nsd.test/index.html"}
