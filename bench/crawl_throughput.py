@@ -64,6 +64,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from crawlweb.testweb import TestWebServer, generate_web
+from bench.support.process_memory import tree_rss_mb  # noqa: E402
 
 PYTHON = sys.executable
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -189,23 +190,6 @@ def reap(proc: subprocess.Popen) -> bool:
     proc.maxrss_mb = usage.ru_maxrss / 1024  # KiB on Linux
     proc.cpu_s = usage.ru_utime + usage.ru_stime  # CPU time of the worker (and any work horses)
     return True
-
-
-def tree_rss_mb(pid: int) -> float:
-    """VmRSS of a process and its descendants together (a worker and its page preparation
-    processes; RQ's forking worker's work horse, though it shares pages with its parent)."""
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) / 1024
-            for task in Path(f"/proc/{current}/task").iterdir():
-                stack.extend(int(child) for child in (task / "children").read_text().split())
-        except (FileNotFoundError, ProcessLookupError, PermissionError, ValueError):
-            continue
-    return total
 
 
 def tail(path: Path, lines: int = 8) -> str:

@@ -27,6 +27,7 @@ import psycopg
 import redis
 
 from bench.support.private_services import PrivatePostgres, PrivateRedis
+from bench.support.process_memory import tree_rss_mb
 from crawlweb.testweb import TestWebServer, generate_web
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,22 +84,6 @@ class Worker:
                 self.proc.wait(wait_s)
             except subprocess.TimeoutExpired:
                 continue
-
-
-def tree_rss_mb(pid: int) -> float:
-    """VmRSS of a process and its descendants together."""
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) / 1024
-            for task in Path(f"/proc/{current}/task").iterdir():
-                stack.extend(int(child) for child in (task / "children").read_text().split())
-        except (OSError, ValueError):
-            continue
-    return total
 
 
 class Lab:

@@ -15,14 +15,12 @@ import pytest
 
 from crawlweb.devdata import real_web_dir
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair, DeepCheck
-from evaluation.services import deep, scoring
-from evaluation.services.inputs import crawl_sites
 from frontier.models import Target
 from tests.conftest import route_through
+from tests.evaluation_integration.helpers import crawl_with_deep_guesses
 
 REAL_WEB = real_web_dir()
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.skipif(
@@ -50,14 +48,7 @@ def crawl_site(real_web, monkeypatch, settings, crawl_settings, empty_queues):
     def crawl_site(host: str) -> Crawl:
         crawl = Crawl.objects.create(name=host, strategy="bfs", page_budget=60,
                                      config={"url_rules": f"allow HOST:^{re.escape(host)}$", "host_interval": 0})
-        start_crawl(crawl, extra_urls=[f"http://{host}/"])
-        for _ in range(2):  # the deep guesses' HEAD checks, then the crawl fetches what they found
-            for site_id in crawl_sites(crawl.pk):
-                deep.check_deep_pages(crawl.pk, site_id, limit=1000)
-            if not Target.objects.filter(crawl=crawl, state=Target.State.PENDING).exists():
-                break
-            start_crawl(crawl)
-        scoring.score_crawl(crawl.pk)
+        crawl_with_deep_guesses(crawl, [f"http://{host}/"])
         return crawl
 
     yield crawl_site

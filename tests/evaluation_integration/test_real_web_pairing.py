@@ -15,14 +15,12 @@ import pytest
 
 from crawlweb.devdata import shared_data_dir
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair
-from evaluation.services import deep, scoring
-from evaluation.services.inputs import crawl_sites
 from frontier.models import Target
 from tests.conftest import route_through
+from tests.evaluation_integration.helpers import crawl_with_deep_guesses
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,14 +54,7 @@ def crawl(real_server, settings, crawl_settings, empty_queues, monkeypatch):
     settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
     rules = "\n".join(f"allow HOST:^{re.escape(h)}$" for h in (EMPIRE, SOFTWARE, UROLOG))
     crawl = Crawl.objects.create(name="real sites", strategy="bfs", page_budget=300, config={"url_rules": rules})
-    start_crawl(crawl, extra_urls=[f"http://{h}/" for h in (EMPIRE, SOFTWARE, UROLOG)])
-    for _ in range(2):  # the deep guesses' HEAD checks, then the crawl fetches what they found
-        for site_id in crawl_sites(crawl.pk):
-            deep.check_deep_pages(crawl.pk, site_id, limit=1000)
-        if not Target.objects.filter(crawl=crawl, state=Target.State.PENDING).exists():
-            break
-        start_crawl(crawl)
-    scoring.score_crawl(crawl.pk)
+    crawl_with_deep_guesses(crawl, [f"http://{h}/" for h in (EMPIRE, SOFTWARE, UROLOG)])
     yield crawl
     fetcher_for.cache_clear()
 
