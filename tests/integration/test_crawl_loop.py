@@ -9,6 +9,7 @@ from crawlweb.models import Crawl, Link, Page
 from crawlweb.services import prep_processes
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.crawl_control import start_crawl
+from evaluation.models import DeepCheck
 from frontier.models import Target
 from tests.conftest import set_job_mode
 from tests.integration.helpers import crawl_of_test_web, page_requests
@@ -27,9 +28,15 @@ def test_a_crawl_of_the_test_web_fetches_its_budget_and_stores_pages_and_links(
     assert Page.objects.filter(crawl=crawl).count() >= 30
     assert Link.objects.filter(page__crawl=crawl).count() > 100
     assert Target.objects.filter(crawl=crawl, origin=Target.Origin.FORWARD).count() > 40
-    served = Counter(entry.url for entry in page_requests(through_test_web))
+    requests = page_requests(through_test_web)
+    served = Counter(entry.url for entry in requests if entry.method == "GET")
     assert served and max(served.values()) == 1, "no page is fetched twice"
     assert sum(served.values()) == 40
+    # Besides the budget's GETs, only the deep-page checks' HEADs (Pupsniffer's guesses, each once)
+    checked = Counter(entry.url for entry in requests if entry.method == "HEAD")
+    assert all(n == 1 for n in checked.values())
+    assert set(checked) <= set(DeepCheck.objects.filter(crawl=crawl).values_list("guessed_url", flat=True))
+    assert len(requests) == 40 + len(checked)
 
 
 def test_pages_keep_their_title_text_and_link_contexts(job_mode, through_test_web, crawl_settings, run_jobs):
