@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.support.process_memory import largest_peak_rss_mb  # noqa: E402
+
 CHILD_TIMEOUT_S = 300
 
 
@@ -111,8 +113,6 @@ def run(quick: bool) -> dict:
 
 
 def _child(canary_port: int, quick: bool) -> dict:
-    import resource
-
     os.environ["DJANGO_SETTINGS_MODULE"] = "crawlweb.settings"
     import logging
 
@@ -129,12 +129,11 @@ def _child(canary_port: int, quick: bool) -> dict:
 
     call_command("migrate", verbosity=0)
     cases, lost, refused = _hostile_crawl(canary_port, quick)
-    usage = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    peak_mb = largest_peak_rss_mb(os.getpid())  # the crawl's peak, before the browser part starts
     cases += _bad_inputs(quick)
     xss_cases = _injection_views_in_a_browser(json.loads(os.environ["HOSTILE_INJECTION_SITE"]))
     cases += xss_cases
-    return {"cases": cases, "lost": lost, "refused": refused, "peak_rss_mb": round(usage / 1024, 1),
+    return {"cases": cases, "lost": lost, "refused": refused, "peak_rss_mb": round(peak_mb, 1),
             "xss_executed": sum(1 for c in xss_cases if not c["ok"])}
 
 

@@ -7,15 +7,27 @@ from pathlib import Path
 
 def tree_rss_mb(pid: int) -> float:
     """VmRSS of a process and its descendants together, in MB (0 for a process already gone)."""
-    total, stack = 0.0, [pid]
+    return _tree_values(pid, "VmRSS:", sum)
+
+
+def largest_peak_rss_mb(pid: int) -> float:
+    """The largest VmHWM (a process's own peak resident size) among a process and its live descendants
+    (a crawl process and its page-preparation process are each held to the memory target). Unlike
+    getrusage's ru_maxrss, which survives execve, VmHWM does not start at the size of the parent that
+    forked the process: a child of a 1.3 GB test run is not 1.3 GB."""
+    return _tree_values(pid, "VmHWM:", lambda values: max(values, default=0.0))
+
+
+def _tree_values(pid: int, field: str, combine) -> float:
+    values, stack = [], [pid]
     while stack:
         current = stack.pop()
         try:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) / 1024
+                if line.startswith(field):
+                    values.append(int(line.split()[1]) / 1024)
             for task in Path(f"/proc/{current}/task").iterdir():
                 stack.extend(int(child) for child in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue  # it exited while being read
-    return total
+    return combine(values)

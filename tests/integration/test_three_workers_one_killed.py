@@ -93,13 +93,20 @@ def test_a_crawl_survives_one_of_three_workers_killed_and_fetches_every_target_o
                  deadline, list(workers.values()), crawl)
         victim = None
 
-        def victim_holds_leases():
+        def victim_frozen_holding_leases():
+            # Frozen first (SIGSTOP), then asked: a worker seen holding leases may store its batch and
+            # free them before a SIGKILL sent after the look lands (it did, under load); a frozen one cannot.
             nonlocal victim
             held = leases_by_worker(crawl)
-            victim = next((name for name in names if held[name]), None)
-            return victim is not None
+            for name in (n for n in names if held[n]):
+                os.killpg(workers[name].pid, signal.SIGSTOP)
+                if leases_by_worker(crawl)[name]:
+                    victim = name
+                    return True
+                os.killpg(workers[name].pid, signal.SIGCONT)
+            return False
 
-        wait_for(victim_holds_leases, "a worker holds leases", deadline, list(workers.values()), crawl)
+        wait_for(victim_frozen_holding_leases, "a worker holds leases", deadline, list(workers.values()), crawl)
         os.killpg(workers[victim].pid, signal.SIGKILL)  # the worker and anything it started
         workers[victim].wait(10)
         killed_at = time.monotonic()
