@@ -23,6 +23,8 @@
    item rendered; a sync worker closes the connection after each response, so every round trip
    includes its TCP connect, as a browser's would), checks every answer showed a new card and
    every answer sent was stored once.
+   The CPU time of this process (the evaluators' threads: a stand-in for browsers that, unlike
+   them, shares the server's cores) per judgment is printed beside the server's.
    The time each answer spent in the server's worker (gunicorn's access log, ``%(D)s``: no
    connect, no wait for a free worker) and the CPU time the server's workers and their PostgreSQL
    backends spent, per judgment, are printed too (bench/support/cpu_meter.py): on a shared, loaded
@@ -331,11 +333,13 @@ def main():
         warm_lines = line_count(access_log)  # the logins and warm-up loads are not timed
         meter = CpuMeter(server.pid, name)
         meter.poll()
+        client_cpu = time.process_time()  # the evaluators' threads: the stand-in for browsers shares the cores
         started = time.perf_counter()
         while any(e.is_alive() for e in evaluators) and time.perf_counter() - started < args.seconds + 30:
             time.sleep(0.5)
             meter.poll()
         wall = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
         errors = [e.error for e in evaluators if e.error]
         if errors:
             raise SystemExit("evaluator failed: " + "; ".join(errors))
@@ -356,7 +360,8 @@ def main():
         web_s, database_s = meter.seconds()
         print(f"CPU per judgment: {1000 * (web_s + database_s) / len(timings):.1f} ms = web server "
               f"({args.workers} gunicorn workers × {args.threads} threads) {1000 * web_s / len(timings):.1f} ms + PostgreSQL backends "
-              f"{1000 * database_s / len(timings):.1f} ms")
+              f"{1000 * database_s / len(timings):.1f} ms; the evaluators' client (this process, on the same cores) "
+              f"{1000 * client_cpu / len(timings):.1f} ms")
         server.terminate()
         server.wait(10)
         server = None

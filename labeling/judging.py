@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db.models import Case, Count, F, IntegerField, Subquery, When, Window
 
+from crawlweb.prepared_query import PreparedQuery
 from labeling.judgment_insert import insert_judgment
 from labeling.keys import key_for
 from labeling.models import Assignment, Evaluation, Judgment
@@ -29,20 +31,24 @@ class Progress:
         return 100.0 * self.done / self.total if self.total else 100.0
 
 
-def queue(evaluation: Evaluation, user):
-    return Assignment.objects.filter(evaluation=evaluation, evaluator=user)
+@lru_cache(maxsize=None)
+def _next_query(related: tuple[str, ...], deferred: tuple[str, ...]) -> PreparedQuery:
+    def build(p):
+        # The queue's first unjudged id is found on its own (the queue index, in order), so the joins
+        # for the card apply to that one row: in one query with a LIMIT, PostgreSQL may join the
+        # whole remaining queue with its pages and sort it.
+        first_unjudged = (Assignment.objects.filter(evaluation_id=p["evaluation"], evaluator_id=p["evaluator"],
+                                                    judgment__isnull=True).order_by("order").values("pk")[:1])
+        return (Assignment.objects.filter(pk=Subquery(first_unjudged))
+                .select_related("item", *related).defer(*deferred)[:1])
+    return PreparedQuery(build, "evaluation", "evaluator")
 
 
 def next_assignment(evaluation: Evaluation, user, related: tuple[str, ...] = (),
                     deferred: tuple[str, ...] = ()) -> Assignment | None:
     """The first unjudged assignment of the queue, with ``related`` rows read in the same query
     (``deferred`` columns of them left unread); its evaluation is the one given, not read again."""
-    # The queue's first unjudged id is found on its own (the queue index, in order), so the joins
-    # for the card apply to that one row: in one query with a LIMIT, PostgreSQL may join the
-    # whole remaining queue with its pages and sort it.
-    first_unjudged = queue(evaluation, user).filter(judgment__isnull=True).order_by("order").values("pk")[:1]
-    assignment = (Assignment.objects.filter(pk=Subquery(first_unjudged))
-                  .select_related("item", *related).defer(*deferred).first())
+    assignment = _next_query(tuple(related), tuple(deferred)).first(evaluation=evaluation.pk, evaluator=user.pk)
     if assignment is not None:
         assignment.evaluation = assignment.item.evaluation = evaluation
     return assignment
@@ -79,15 +85,22 @@ def undo_last(evaluation: Evaluation, user) -> Assignment | None:
     return last.assignment
 
 
+def _build_progress(p):
+    timed = Case(When(judgment__seconds__isnull=False, then=1), default=0, output_field=IntegerField())
+    return (Assignment.objects.filter(evaluation_id=p["evaluation"], evaluator_id=p["evaluator"])
+            .annotate(total=Window(Count("id")), done=Window(Count("judgment")), timed=timed)
+            .order_by("-timed", F("judgment__created_at").desc(nulls_last=True), "-judgment__id")
+            .values_list("total", "done", "timed", "judgment__seconds")[:PACE_WINDOW])
+
+
+_PROGRESS = PreparedQuery(_build_progress, "evaluation", "evaluator")
+
+
 def progress(evaluation: Evaluation, user) -> Progress:
     """Done, total and pace in one query over the evaluator's queue: the counts are window
     aggregates over the whole queue, and its timed judgments come first, newest first, so the
     first rows are the pace's window."""
-    timed = Case(When(judgment__seconds__isnull=False, then=1), default=0, output_field=IntegerField())
-    rows = list(queue(evaluation, user)
-                .annotate(total=Window(Count("id")), done=Window(Count("judgment")), timed=timed)
-                .order_by("-timed", F("judgment__created_at").desc(nulls_last=True), "-judgment__id")
-                .values_list("total", "done", "timed", "judgment__seconds")[:PACE_WINDOW])
+    rows = _PROGRESS.rows(evaluation=evaluation.pk, evaluator=user.pk)
     if not rows:
         return Progress(done=0, total=0, pace=None)
     total, done = rows[0][0], rows[0][1]

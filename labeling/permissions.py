@@ -11,8 +11,10 @@ from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from crawlweb.prepared_query import PreparedQuery
 from labeling.models import Assignment, Evaluation
 
 ADMINS, EVALUATORS, VIEWERS = "admins", "evaluators", "viewers"
@@ -77,8 +79,14 @@ def evaluation_for_evaluator(user, pk: int) -> Evaluation:
     return get_object_or_404(Evaluation, pk=pk, evaluators=user)
 
 
+_OWN_ASSIGNMENT = PreparedQuery(lambda p: Assignment.objects.filter(pk=p["pk"], evaluator_id=p["evaluator"])
+                                .select_related("item", "evaluation", "judgment"), "pk", "evaluator")
+
+
 def own_assignment(user, pk: int) -> Assignment:
     """The user's own assignment, or 404 (never another evaluator's); its judgment, if any, comes
     in the same query (labeling.judging.record reads it)."""
-    return get_object_or_404(Assignment.objects.select_related("item", "evaluation", "judgment"), pk=pk,
-                             evaluator=user)
+    found = _OWN_ASSIGNMENT.first(pk=int(pk), evaluator=user.pk) if user.is_authenticated else None
+    if found is None:
+        raise Http404("no such assignment")
+    return found
