@@ -153,8 +153,9 @@ class CrawlSetupForm(forms.Form):
                 CrawlConfig.from_dict(self.config)
             except ValidationError as error:
                 for key, messages in error.message_dict.items():
-                    for message in messages:
-                        self.add_error(FIELD_OF_KEY.get(key, "extra_config"), f"{key}: {message}")
+                    field = FIELD_OF_KEY.get(key, "extra_config")
+                    for message in messages:  # error_lines names the field; the key only when it is another
+                        self.add_error(field, message if field == key else f"{key}: {message}")
         return data
 
     def _check_method_fields(self, data: dict) -> None:

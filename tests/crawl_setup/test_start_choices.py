@@ -122,7 +122,8 @@ BAD_VALUES = [
     ({"address_policy": "anywhere"}, ["--address-policy", "anywhere"], "address_policy: Select a valid choice."),
     ({"modules": ["M01"], "weight_m01": "0"}, ["--modules", "M01", "--weights", "M01=0"],
      "weight_m01: Ensure this value is greater than or equal to 0.001."),
-    ({"modules": ["M01"], "pair": "hr-en"}, ["--modules", "M01", "--pair", "hr-en"], "modules: modules: "),
+    ({"modules": ["M01"], "pair": "hr-en"}, ["--modules", "M01", "--pair", "hr-en"],
+     "modules: Hunspell dictionary hr_HR for language 'hr' is missing"),  # the field named once
     ({"extra_config": '{"detector": {"min_likelihood": 2}}'}, None, "extra_config: detector: must be {min_likelihood"),
     ({"extra_config": '{"modules": {}}'}, None, "extra_config: modules: set with the form's own fields, not here"),
     ({"start_urls": "ftp://x.rs/"}, ["--url", "ftp://x.rs/"], "start_urls: line 1: "),
