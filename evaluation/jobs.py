@@ -9,6 +9,7 @@ from evaluation.services import deep as deep_service
 from evaluation.services import scoring
 from evaluation.services.claims import end_crawl_pass, release_claim, start_crawl_pass
 from evaluation.services.config import PairsSettings
+from evaluation.services.inputs import site_group
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,21 @@ def score_crawl(crawl_id: int) -> None:
     try:
         scoring.score_crawl(crawl_id, cfg)
         end_crawl_pass(crawl_id)
+        if cfg.deep_checks:
+            _check_new_deep_guesses(crawl_id, cfg)
         discovery_service.continue_discovery(crawl_id, cfg)
     except Exception as error:
         _record_error(crawl_id, "score_crawl", error)
         raise
+
+
+def _check_new_deep_guesses(crawl_id: int, cfg: PairsSettings) -> None:
+    """The crawl-wide pass guesses too (under the global credibility, which a site scored alone has
+    not seen yet); score_site enqueues the checks of its own guesses, this those of the pass."""
+    for site in deep_service.sites_with_unchecked(crawl_id):
+        group = [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites)]
+        if deep_service.frontier_done(crawl_id, group):
+            enqueue(check_deep_pages, crawl_id, site.pk, queue_name="score")
 
 
 def check_deep_pages(crawl_id: int, site_id: int) -> None:

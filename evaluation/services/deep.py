@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
-from crawlweb.models import Crawl
+from crawlweb.models import Crawl, Site
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.hosts import host_for
 from crawlweb.services.leasing import claim_host, release_hosts
@@ -101,6 +101,12 @@ def frontier_done(crawl_id: int, site_ids) -> bool:
     which is when the method's deep pages are worth a request."""
     return not Target.objects.filter(crawl_id=crawl_id, site_id__in=site_ids,
                                      state__in=(Target.State.PENDING, Target.State.LEASED)).exists()
+
+
+def sites_with_unchecked(crawl_id: int):
+    """The sites of the crawl with guesses no request has checked yet."""
+    return Site.objects.filter(pk__in=DeepCheck.objects.filter(crawl_id=crawl_id, checked_at__isnull=True)
+                               .values("site_id")).order_by("pk")
 
 
 def unchecked(crawl_id: int, site_id: int) -> int:

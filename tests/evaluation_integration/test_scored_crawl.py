@@ -206,3 +206,26 @@ def test_export_writes_the_kept_pairs(crawled, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == CandidatePair.objects.filter(crawl_id=crawled.crawl_id, kept=True).count() > 0
     assert set(rows[0]) == {"source_url", "target_url", "method", "similarity"}
+
+
+def test_the_crawl_wide_pass_checks_the_guesses_it_records(crawled, sync_jobs, test_web_server,
+                                                            django_capture_on_commit_callbacks):
+    """A guess recorded by the crawl-wide pass (not by a site's own scoring) is HEAD-checked too,
+    without waiting for the site to be scored again."""
+    from evaluation import jobs
+
+    check = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD", exists=False).first()
+    assert check is not None
+    assert not Target.objects.filter(crawl_id=crawled.crawl_id, state=Target.State.PENDING).exists()
+    check.delete()  # as if the pass were the first to guess it
+    served = len(test_web_server.requests)
+
+    with django_capture_on_commit_callbacks(execute=True):  # jobs are enqueued when the transaction commits
+        jobs.score_crawl(crawled.crawl_id)
+
+    again = DeepCheck.objects.get(crawl_id=crawled.crawl_id, page_url=check.page_url, guessed_url=check.guessed_url)
+    assert again.checked_at is not None and again.outcome.startswith("HEAD") and again.exists is False, again.outcome
+    assert ("HEAD", check.guessed_url) in [(r.method, r.url) for r in test_web_server.requests[served:]]
+    left = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, checked_at__isnull=True)
+    assert all(outcome.startswith("waiting: ") for outcome in left.values_list("outcome", flat=True)), \
+        "every other guess of the pass was tried (a host whose robots.txt no request has read yet waits)"
