@@ -43,9 +43,9 @@ def test_other_encodings_are_refused_whole_naming_the_likely_one(encoded, named)
 
 def test_a_file_of_a_million_lines_is_refused_before_it_is_parsed():
     content = "".join(f"http://s{n}.primer.rs/\n" for n in range(1_000_000)).encode()
-    started = time.monotonic()
+    started = time.thread_time()  # CPU of this thread: a busy machine's other work does not count
     entries, errors = parse_seed_file(content, "seeds.txt")
-    assert time.monotonic() - started < 2
+    assert time.thread_time() - started < 2
     assert entries == [] and f"over the limit of {MAX_SEED_LINES:,}" in errors[0].problem
 
 
@@ -64,19 +64,19 @@ def test_duplicates_and_other_schemes_are_reported_per_line():
 
 @pytest.mark.parametrize("rule", CATASTROPHIC)
 def test_a_rule_that_backtracks_catastrophically_is_refused_at_once(rule):
-    started = time.monotonic()
+    started = time.thread_time()  # CPU of this thread: a busy machine's other work does not count
     with pytest.raises(RuleError, match="refused: .* exponential time"):
         UrlRules.parse(f"exclude {rule}")
-    assert time.monotonic() - started < 0.5
+    assert time.thread_time() - started < 0.5
 
 
 @pytest.mark.parametrize("rule", ["URL:^https?://[^/]+/sr/", "HOST:(?:[a-z0-9-]+\\.)*rs$", "URL:([^/]+/)*x$",
                                   "URL:\\.(pdf|docx?)$", "URL:/(sr|en)+/", "URL:(\\d+\\.)+\\d+$"])
 def test_ordinary_rules_stay_allowed_and_run_fast_on_a_hostile_url(rule):
     rules = UrlRules.parse(f"exclude {rule}", default_excludes=False)
-    started = time.monotonic()
+    started = time.thread_time()  # CPU of this thread: a busy machine's other work does not count
     rules.check("http://www.napad.rs/" + "a/1." * 60 + "!")
-    assert time.monotonic() - started < 0.5
+    assert time.thread_time() - started < 0.5
 
 
 def run_start(*args):
