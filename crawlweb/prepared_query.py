@@ -39,6 +39,12 @@ class _Compiled:
         self.models = queryset._iterable_class is ModelIterable
         if not self.models and queryset._iterable_class is not ValuesListIterable:
             raise TypeError("a prepared query returns model instances or values_list tuples")
+        if self.models:  # how a row becomes its model and related objects: fixed by the SQL, so worked out once
+            select, klass_info = self.compiler.select, self.compiler.klass_info
+            self.model = klass_info["model"]
+            self.span = (klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1)
+            self.names = [column[0].target.attname for column in select[self.span[0]:self.span[1]]]
+            self.populators = get_related_populators(klass_info, select, self.compiler.using)
 
     def rows(self, values: dict) -> list:
         params = [values[name] if name else constant for name, constant in self.params]
@@ -49,14 +55,11 @@ class _Compiled:
 
     def objects(self, values: dict) -> list:
         """The rows as the queryset's ModelIterable makes them (Django 5.2's steps, without compiling)."""
-        select, klass_info = self.compiler.select, self.compiler.klass_info
-        start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
-        names = [column[0].target.attname for column in select[start:end]]
-        populators = get_related_populators(klass_info, select, self.compiler.using)
+        start, end = self.span
         found = []
         for row in self.rows(values):
-            obj = klass_info["model"].from_db(self.compiler.using, names, row[start:end])
-            for populator in populators:
+            obj = self.model.from_db(self.compiler.using, self.names, row[start:end])
+            for populator in self.populators:
                 populator.populate(row, obj)
             for name, position in (self.compiler.annotation_col_map or {}).items():
                 setattr(obj, name, row[position])

@@ -27,9 +27,8 @@ def score_site(crawl_id: int, site_id: int) -> None:
     except Exception as error:
         _record_error(crawl_id, f"score_site({site_id})", error)
         raise
-    if (cfg.deep_checks and summary.site_id and deep_service.unchecked(crawl_id, summary.site_id)
-            and deep_service.frontier_done(crawl_id, summary.group_ids)):
-        enqueue(check_deep_pages, crawl_id, summary.site_id, queue_name="score")
+    if cfg.deep_checks and summary.site_id:
+        _check_deep_guesses_when_due(crawl_id, summary.site_id, summary.group_ids)
 
 
 def score_crawl(crawl_id: int) -> None:
@@ -54,9 +53,14 @@ def _check_new_deep_guesses(crawl_id: int, cfg: PairsSettings) -> None:
     """The crawl-wide pass guesses too (under the global credibility, which a site scored alone has
     not seen yet); score_site enqueues the checks of its own guesses, this those of the pass."""
     for site in deep_service.sites_with_unchecked(crawl_id):
-        group = [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites)]
-        if deep_service.frontier_done(crawl_id, group):
-            enqueue(check_deep_pages, crawl_id, site.pk, queue_name="score")
+        _check_deep_guesses_when_due(crawl_id, site.pk,
+                                     [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites)])
+
+
+def _check_deep_guesses_when_due(crawl_id: int, site_id: int, group_ids) -> None:
+    """Enqueue the HEAD checks of a site's unchecked guesses once its group's frontier is empty."""
+    if deep_service.unchecked(crawl_id, site_id) and deep_service.frontier_done(crawl_id, group_ids):
+        enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
 
 
 def check_deep_pages(crawl_id: int, site_id: int) -> None:
