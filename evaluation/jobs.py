@@ -7,7 +7,7 @@ from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from evaluation.services import deep as deep_service
 from evaluation.services import scoring
-from evaluation.services.claims import end_crawl_pass, release_claim, start_crawl_pass
+from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claim, start_crawl_pass
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import site_group
 
@@ -43,6 +43,9 @@ def score_crawl(crawl_id: int) -> None:
         end_crawl_pass(crawl_id)
         if cfg.deep_checks:
             _check_new_deep_guesses(crawl_id, cfg)
+        if claim_pass_for_late_pages(crawl_id):  # that pass goes on with discovery once it saw them
+            enqueue(score_crawl, crawl_id, queue_name="score")
+            return
         discovery_service.continue_discovery(crawl_id, cfg)
     except Exception as error:
         _record_error(crawl_id, "score_crawl", error)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import connection
-from django.db.models import F, Q
+from django.db.models import F, Q, Subquery
 from django.utils import timezone
 
 from crawlweb.models import Crawl
@@ -82,10 +82,30 @@ def claim_crawl_pass(crawl_id: int, cfg: PairsSettings, *, finished: bool = Fals
         Q(pending=False) | Q(claimed_at__lt=now - STALE_AFTER)).update(pending=True, claimed_at=now))
 
 
+def _pages_fetched_now(crawl_id: int):
+    """The crawl's page counter, read inside the statement that uses it."""
+    return Subquery(Crawl.objects.filter(pk=crawl_id).values("pages_fetched")[:1])
+
+
 def start_crawl_pass(crawl_id: int) -> None:
-    """Release the crawl-wide claim as the pass starts, noting the pages it will see."""
-    CrawlScoring.objects.update_or_create(crawl_id=crawl_id, defaults={"pending": False,
-                                                                       "pages_at_last_pass": _pages_fetched(crawl_id)})
+    """Release the crawl-wide claim as the pass starts, noting the pages it will see.
+
+    One UPDATE that reads the counter itself: read first and written later, a page counted in
+    between (and the crawl's finishing claim, made against the old row) was lost, so the last
+    pass missed the last page and a waiting discovery round never went on."""
+    CrawlScoring.objects.get_or_create(crawl_id=crawl_id)
+    CrawlScoring.objects.filter(crawl_id=crawl_id).update(pending=False, pages_at_last_pass=_pages_fetched_now(crawl_id))
+
+
+def claim_pass_for_late_pages(crawl_id: int) -> bool:
+    """After a pass: True when the caller won one more because the crawl has finished with pages no
+    pass saw.  The finishing step's claim can lose to a pass starting at the same moment; the
+    pass, as it ends, finds what it missed here (pages only: a waiting discovery round is the
+    pass's own next job, not a reason for another)."""
+    finished_pages = Subquery(Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED)
+                              .values("pages_fetched")[:1])
+    return bool(CrawlScoring.objects.filter(crawl_id=crawl_id, pending=False, pages_at_last_pass__lt=finished_pages)
+                .update(pending=True, claimed_at=timezone.now()))
 
 
 def end_crawl_pass(crawl_id: int) -> None:

@@ -7,7 +7,8 @@ import pytest
 from crawlweb.models import Crawl
 from evaluation.models import CandidatePair, CrawlScoring, SiteCredibility, UrlPattern
 from evaluation.services import scoring
-from evaluation.services.claims import claim_crawl_pass, crawl_pass_due, start_crawl_pass
+from evaluation.services.claims import (claim_crawl_pass, claim_pass_for_late_pages, crawl_pass_due,
+                                         start_crawl_pass)
 from evaluation.services.config import PairsSettings
 from tests.conftest import set_job_mode
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
@@ -51,6 +52,24 @@ def test_a_pending_pass_is_claimed_once_and_claimed_again_only_after_growth():
     assert claim_crawl_pass(crawl.pk, cfg, finished=True) is False, "the last pass saw every page"
     Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=25)
     assert claim_crawl_pass(crawl.pk, cfg, finished=True) is True, "the end of the crawl needs no growth"
+
+
+@pytest.mark.django_db
+def test_a_finished_crawl_with_pages_no_pass_saw_gets_one_more_pass_claimed_once():
+    """The finishing step's claim can lose to a pass that starts at the same moment and saw one
+    page less; that pass, as it ends, claims one more."""
+    crawl = Crawl.objects.create(name="late pages", page_budget=30)
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=24)
+    start_crawl_pass(crawl.pk)  # the pass starts at 24 pages
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=25)
+    assert claim_pass_for_late_pages(crawl.pk) is False, "the crawl is still running: growth decides"
+    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.FINISHED)
+    assert claim_pass_for_late_pages(crawl.pk) is True
+    assert claim_pass_for_late_pages(crawl.pk) is False, "one pending pass at a time"
+    start_crawl_pass(crawl.pk)
+    row = CrawlScoring.objects.get(crawl=crawl)
+    assert (row.pending, row.pages_at_last_pass) == (False, 25)
+    assert claim_pass_for_late_pages(crawl.pk) is False, "that pass saw every page"
 
 
 @pytest.mark.django_db(transaction=True)
