@@ -1,6 +1,14 @@
 """Benchmark: a judgment's round trip through the real judging views, over HTTP on loopback.
 
-    .venv/bin/python bench/judging.py [--quick] [--evaluators K] [--seconds S] [--keep-db]
+    .venv/bin/python bench/judging.py [--quick] [--evaluators K] [--pause P] [--saturating Z] [--seconds S] [--keep-db]
+
+Two runs on one server: the timed run (RESULT judge_p50_ms / judge_p95_ms), K evaluators (default
+16) who each read a card for P seconds on average (default 1 s, uniform 0.5–1.5 P: a brisk human
+reads a pair of pages for several seconds, so 16 such evaluators press keys faster than a room of
+a hundred real ones); then the saturation run, Z more evaluators (default 4) answering without any
+pause, which on this 2-core machine keeps both cores busy: its round trip measures how long an
+answer waits for a free worker, and its judgments per second the server's capacity
+(saturated_p95_ms, saturated_judgments_per_s).
 
 1. Creates a PostgreSQL database of its own (``bench_judging_<pid>`` on the server of
    ``BENCH_PG_URL``, default postgres://postgres@127.0.0.1:5432/postgres), migrates it, and
@@ -9,7 +17,7 @@
    (so the card's paragraph alignment has work to do), then ANALYZEs it (a running deployment has
    autovacuum's statistics; a freshly bulk-loaded table has none, and the plans differ).
 2. Samples an evaluation from them with the project's own code (labeling.creation, stratified by
-   method and filter verdict, 385 per stratum, 20 % overlap) for K evaluators.
+   method and filter verdict, 385 per stratum, 20 % overlap) for K + Z evaluators.
 3. Starts a real server on a free loopback port (gunicorn with W sync workers when installed, as
    deployed, or with ``--threads T`` > 1 gthread workers of T threads and keep-alive connections;
    else ``manage.py runserver --noreload``, which connects to the database per request),
@@ -32,7 +40,8 @@
 5. In-process probe: 40 (quick: 20) more answers through Django's test client (no HTTP, no other
    evaluator): the queries of one round trip and the time the server spends on it. Drops the database.
 
-Last line: RESULT judge_p50_ms=<float> judge_p95_ms=<float> (target: p95 < 50 ms).
+Last line: RESULT judge_p50_ms=<float> judge_p95_ms=<float> saturated_p95_ms=<float> saturated_judgments_per_s=<float>
+(target: judge_p95_ms < 50 ms).
 """
 from __future__ import annotations
 
@@ -46,6 +55,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -69,7 +79,13 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer pairs and a shorter run (under 60 s)")
     parser.add_argument("--pairs", type=int, help="candidate pairs to insert (default 100,000; quick 20,000)")
-    parser.add_argument("--evaluators", type=int, default=4, help="concurrent evaluators (threads)")
+    parser.add_argument("--evaluators", type=int, default=16, help="concurrent evaluators (threads) of the timed "
+                                                                    "run (default 16)")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds an evaluator reads a card before the key, "
+                                                                 "on average (uniform 0.5–1.5 times it; default 1)")
+    parser.add_argument("--saturating", type=int, default=4, help="evaluators of the saturation run that follows, "
+                                                                  "answering without pause (default 4; 0: none)")
+    parser.add_argument("--saturating-seconds", type=float, help="its time limit (default 30; quick 5)")
     parser.add_argument("--judgments", type=int, help="judgments per evaluator at most (default 300; quick 60)")
     parser.add_argument("--seconds", type=float, help="judging time limit (default 120; quick 10)")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (gunicorn; default 2, "
@@ -81,8 +97,11 @@ def parse_args():
     args.pairs = args.pairs or (20_000 if args.quick else 100_000)
     args.judgments = args.judgments or (60 if args.quick else 300)
     args.seconds = args.seconds or (10.0 if args.quick else 120.0)
-    if not 1 <= args.evaluators <= 16:
-        parser.error("--evaluators must be between 1 and 16")
+    args.saturating_seconds = args.saturating_seconds or (5.0 if args.quick else 30.0)
+    if not 1 <= args.evaluators <= 32 or not 0 <= args.saturating <= 16:
+        parser.error("--evaluators must be between 1 and 32, --saturating between 0 and 16")
+    if not 0 <= args.pause <= 60 or not 1 <= args.saturating_seconds <= 600:
+        parser.error("--pause must be 0–60 s and --saturating-seconds 1–600")
     if not 1 <= args.workers <= 8:
         parser.error("--workers must be between 1 and 8")
     if not 1 <= args.threads <= 16:
@@ -178,8 +197,11 @@ def server_command(port: int, workers: int, threads: int = 1, access_log: Path |
     gunicorn = Path(sys.executable).with_name("gunicorn")
     if gunicorn.exists():
         model = ["--worker-class", "gthread", "--threads", str(threads)] if threads > 1 else ["--worker-class", "sync"]
+        # The workers' heartbeat file in memory, as gunicorn's FAQ advises: on a disk-backed /tmp its
+        # fchmod after each request can wait behind the disk's journal (PostgreSQL commits here).
+        heartbeat = ["--worker-tmp-dir", "/dev/shm"] if Path("/dev/shm").is_dir() else []
         return [str(gunicorn), "crawlweb.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), *model,
-                "--log-level", "warning", *(gunicorn_options(access_log) if access_log else [])]
+                *heartbeat, "--log-level", "warning", *(gunicorn_options(access_log) if access_log else [])]
     return [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
 
 
@@ -209,9 +231,9 @@ class Evaluator(threading.Thread):
     """One evaluator in a browser: logs in, opens the card, then presses keys until done."""
 
     def __init__(self, base: str, evaluation_id: int, index: int, budget: int, deadline: float, warmup: int,
-                 ready: threading.Barrier):
+                 ready: threading.Barrier, pause: float = 0.0):
         super().__init__(daemon=True)
-        self.ready = ready
+        self.ready, self.pause = ready, pause
         self.base, self.evaluation_id, self.index, self.warmup = base, evaluation_id, index, max(1, warmup)
         self.budget, self.deadline = budget, deadline
         self.timings: list[float] = []
@@ -243,6 +265,8 @@ class Evaluator(threading.Thread):
             found = ASSIGNMENT.search(page)
             if not found:
                 return  # queue done
+            if self.pause:  # reading the card: uniform around the mean, so the evaluators drift apart
+                time.sleep(min(self.rng.uniform(0.5, 1.5) * self.pause, max(0.0, self.deadline - time.monotonic())))
             shown = f"{time.time():.3f}"
             started = time.perf_counter()
             response = session.post(f"{self.base}/labeling/assignments/{found.group(1)}/answer/",
@@ -262,7 +286,12 @@ def in_process_probe(evaluation_id: int, answers: int = 40) -> tuple[int, list[f
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    user = User.objects.filter(username__startswith="judge").order_by("-id").first()
+    from django.db.models import Count
+
+    # The evaluator with the fewest judgments, so the probe has cards left (the saturation run may
+    # have judged its evaluators' whole queues).
+    user = (User.objects.filter(username__startswith="judge").annotate(done=Count("labeling_assignments__judgment"))
+            .order_by("done", "id").first())
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     page = client.get(f"/labeling/{evaluation_id}/judge/").content.decode()
@@ -282,6 +311,66 @@ def in_process_probe(evaluation_id: int, answers: int = 40) -> tuple[int, list[f
             raise SystemExit(f"in-process answer failed with {response.status_code}")
         page = response.content.decode()
     return queries, timings
+
+
+@dataclass
+class Phase:
+    timings: list[float]
+    wall: float
+    client_cpu: float
+    web_s: float
+    database_s: float
+    in_worker: list[float]
+
+
+def judge_phase(base: str, evaluation_id: int, indices, *, workers: int, server_pid: int, database: str,
+                access_log: Path, pause: float, seconds: float, budget: int) -> Phase:
+    """Evaluators ``indices`` log in, warm up and then judge together for ``seconds`` (or ``budget``
+    judgments each), pausing ``pause`` s on average before each key; the server's CPU is metered."""
+    indices = list(indices)
+    ready = threading.Barrier(len(indices) + 1)
+    deadline = time.monotonic() + seconds + 30  # warming up is bounded by the barrier's 60 s
+    evaluators = [Evaluator(base, evaluation_id, i, budget, deadline, warmup=2 * workers, ready=ready,
+                            pause=pause) for i in indices]
+    for e in evaluators:
+        e.start()
+    ready.wait(60)
+    for e in evaluators:
+        e.deadline = time.monotonic() + seconds
+    warm_lines = line_count(access_log)  # the logins and warm-up loads are not timed
+    meter = CpuMeter(server_pid, database)
+    meter.poll()
+    client_cpu = time.process_time()  # the evaluators' threads: the stand-in for browsers shares the cores
+    started = time.perf_counter()
+    while any(e.is_alive() for e in evaluators) and time.perf_counter() - started < seconds + 30:
+        time.sleep(0.5)
+        meter.poll()
+    wall = time.perf_counter() - started
+    client_cpu = time.process_time() - client_cpu
+    errors = [e.error for e in evaluators if e.error]
+    if errors:
+        raise SystemExit("evaluator failed: " + "; ".join(errors))
+    web_s, database_s = meter.seconds()
+    in_worker = [ms for (method, _path), values in server_milliseconds(access_log, warm_lines).items()
+                 if method == "POST" for ms in values]
+    return Phase([t for e in evaluators for t in e.timings], wall, client_cpu, web_s, database_s, in_worker)
+
+
+def report_phase(phase: Phase, args, title: str) -> None:
+    timings, n = phase.timings, max(1, len(phase.timings))
+    if not timings:
+        raise SystemExit(f"{title}: no judgment was made")
+    print(f"{title}: {len(timings)} judgments in {phase.wall:.1f} s ({len(timings) / phase.wall:.1f} judgments/s "
+          f"in all); round trip p50 {statistics.median(timings):.1f} ms, p95 {percentile(timings, 0.95):.1f} ms, "
+          f"max {max(timings):.1f} ms (target p95 < 50 ms)")
+    if phase.in_worker:
+        print(f"  in the server's workers (gunicorn access log, request read → response written): "
+              f"p50 {statistics.median(phase.in_worker):.1f} ms, p95 {percentile(phase.in_worker, 0.95):.1f} ms, "
+              f"max {max(phase.in_worker):.1f} ms")
+    print(f"  CPU per judgment: {1000 * (phase.web_s + phase.database_s) / n:.1f} ms = web server "
+          f"({args.workers} gunicorn workers × {args.threads} threads) {1000 * phase.web_s / n:.1f} ms + PostgreSQL "
+          f"backends {1000 * phase.database_s / n:.1f} ms; the evaluators' client (this process, on the same cores) "
+          f"{1000 * phase.client_cpu / n:.1f} ms")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -305,7 +394,7 @@ def main():
         started = time.perf_counter()
         call_command("migrate", verbosity=0)
         print(f"database {name}: migrated in {time.perf_counter() - started:.1f} s")
-        evaluation, insert_s, sample_s = populate(args.pairs, args.evaluators)
+        evaluation, insert_s, sample_s = populate(args.pairs, args.evaluators + args.saturating)
         from labeling.models import Assignment, Judgment
         items = evaluation.items.count()
         print(f"{args.pairs:,} candidate pairs inserted in {insert_s:.1f} s; evaluation of {items} items "
@@ -321,47 +410,21 @@ def main():
         server = start_server(env, port, args.workers, log_path, args.threads, access_log)
         print(f"load average before judging: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
               f"({os.cpu_count()} cores)")
-        ready = threading.Barrier(args.evaluators + 1)
-        deadline = time.monotonic() + args.seconds + 30  # warming up is bounded by the barrier's 60 s
-        evaluators = [Evaluator(f"http://127.0.0.1:{port}", evaluation.pk, i, args.judgments, deadline,
-                                warmup=2 * args.workers, ready=ready) for i in range(args.evaluators)]
-        for e in evaluators:
-            e.start()
-        ready.wait(60)
-        for e in evaluators:
-            e.deadline = time.monotonic() + args.seconds
-        warm_lines = line_count(access_log)  # the logins and warm-up loads are not timed
-        meter = CpuMeter(server.pid, name)
-        meter.poll()
-        client_cpu = time.process_time()  # the evaluators' threads: the stand-in for browsers shares the cores
-        started = time.perf_counter()
-        while any(e.is_alive() for e in evaluators) and time.perf_counter() - started < args.seconds + 30:
-            time.sleep(0.5)
-            meter.poll()
-        wall = time.perf_counter() - started
-        client_cpu = time.process_time() - client_cpu
-        errors = [e.error for e in evaluators if e.error]
-        if errors:
-            raise SystemExit("evaluator failed: " + "; ".join(errors))
-        timings = [t for e in evaluators for t in e.timings]
+        base = f"http://127.0.0.1:{port}"
+        where = {"workers": args.workers, "server_pid": server.pid, "database": name, "access_log": access_log}
+        paced = judge_phase(base, evaluation.pk, range(args.evaluators), **where, pause=args.pause,
+                            seconds=args.seconds, budget=args.judgments)
+        report_phase(paced, args, f"{args.evaluators} evaluators pausing {args.pause:g} s on average per card")
+        saturated = None
+        if args.saturating:  # evaluators of their own, so their queues are fresh
+            saturated = judge_phase(base, evaluation.pk, range(args.evaluators, args.evaluators + args.saturating),
+                                    **where, pause=0.0, seconds=args.saturating_seconds,
+                                    budget=args.judgments)
+            report_phase(saturated, args, f"saturation: {args.saturating} evaluators answering without pause")
         stored = Judgment.objects.filter(assignment__evaluation=evaluation).count()
-        if stored != len(timings):
-            raise SystemExit(f"{len(timings)} answers sent but {stored} judgments stored")
-        p50, p95 = statistics.median(timings), percentile(timings, 0.95)
-        print(f"{args.evaluators} evaluators, {len(timings)} judgments in {wall:.1f} s "
-              f"({len(timings) / wall:.1f} judgments/s in all); round trip p50 {p50:.1f} ms, "
-              f"p95 {p95:.1f} ms, max {max(timings):.1f} ms (target p95 < 50 ms)")
-        in_worker = [ms for (method, _path), values in server_milliseconds(access_log, warm_lines).items()
-                     if method == "POST" for ms in values]
-        if in_worker:
-            print(f"in the server's workers (gunicorn access log, request read → response written): "
-                  f"p50 {statistics.median(in_worker):.1f} ms, p95 {percentile(in_worker, 0.95):.1f} ms "
-                  f"over {len(in_worker)} answers")
-        web_s, database_s = meter.seconds()
-        print(f"CPU per judgment: {1000 * (web_s + database_s) / len(timings):.1f} ms = web server "
-              f"({args.workers} gunicorn workers × {args.threads} threads) {1000 * web_s / len(timings):.1f} ms + PostgreSQL backends "
-              f"{1000 * database_s / len(timings):.1f} ms; the evaluators' client (this process, on the same cores) "
-              f"{1000 * client_cpu / len(timings):.1f} ms")
+        sent = len(paced.timings) + (len(saturated.timings) if saturated else 0)
+        if stored != sent:
+            raise SystemExit(f"{sent} answers sent but {stored} judgments stored")
         server.terminate()
         server.wait(10)
         server = None
@@ -370,7 +433,10 @@ def main():
               f"p95 {percentile(inproc, 0.95):.1f} ms over {len(inproc)} answers")
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
         print(f"total {time.perf_counter() - total_started:.1f} s")
-        print(f"RESULT judge_p50_ms={p50:.2f} judge_p95_ms={p95:.2f}")
+        p50, p95 = statistics.median(paced.timings), percentile(paced.timings, 0.95)
+        extra = (f" saturated_p95_ms={percentile(saturated.timings, 0.95):.2f} "
+                 f"saturated_judgments_per_s={len(saturated.timings) / saturated.wall:.1f}" if saturated else "")
+        print(f"RESULT judge_p50_ms={p50:.2f} judge_p95_ms={p95:.2f}{extra}")
     finally:
         if server is not None:
             server.terminate()
