@@ -28,6 +28,9 @@ from .responses import REASONS, Response, error_page
 _DISCONNECTS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 
 
+SETTLE_S = 0.5  # how long a look at the request log waits for responses being sent
+
+
 @dataclass(frozen=True)
 class RequestRecord:
     """One request the server answered (or began to answer)."""
@@ -87,6 +90,7 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         if response.delay_s > 0:
             time.sleep(response.delay_s)
         sent, completed = 0, True
+        self.server.sending()  # from here the client may have its answer before the record is in the log
         try:
             self.send_response(response.status, REASONS.get(response.status))
             headers = dict(response.headers)
@@ -122,10 +126,10 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address, web: TestWeb, recorder):
+    def __init__(self, address, web: TestWeb, recorder, sending):
         super().__init__(address, _ProxyHandler)
         self.web = web
-        self.record = recorder
+        self.record, self.sending = recorder, sending
 
     def handle_error(self, request, client_address) -> None:
         # A client that goes away is normal for a crawler test; anything else is reported.
@@ -147,13 +151,14 @@ class TestWebServer:
         self._thread: threading.Thread | None = None
         # Bounded, so a demo left running for days does not grow without end.
         self._log: deque[RequestRecord] = deque(maxlen=max_log_entries)
-        self._log_lock = threading.Lock()
+        self._log_lock = threading.Condition()
+        self._sending = 0  # responses going out whose record is not in the log yet
 
     # ---- lifecycle ---------------------------------------------------------------------
     def start(self) -> "TestWebServer":
         if self._server is not None:
             raise RuntimeError("the test web server is already running")
-        self._server = _Server((self.host, self._requested_port), self.web, self._record)
+        self._server = _Server((self.host, self._requested_port), self.web, self._record, self._note_sending)
         self._thread = threading.Thread(target=self._server.serve_forever, name="testweb-proxy",
                                         kwargs={"poll_interval": 0.1}, daemon=True)
         self._thread.start()
@@ -188,14 +193,23 @@ class TestWebServer:
         return self.web.truth()
 
     # ---- request log -------------------------------------------------------------------
+    def _note_sending(self) -> None:
+        with self._log_lock:
+            self._sending += 1
+
     def _record(self, record: RequestRecord) -> None:
         with self._log_lock:
             self._log.append(record)
+            self._sending -= 1
+            self._log_lock.notify_all()
 
     @property
     def requests(self) -> list[RequestRecord]:
-        """A snapshot of the request log, oldest first."""
+        """A snapshot of the request log, oldest first. A request is logged once its response went
+        out, so a client can have its answer a moment before; the snapshot waits (at most
+        SETTLE_S: a streamed body may take long) for responses being sent to be logged."""
         with self._log_lock:
+            self._log_lock.wait_for(lambda: self._sending == 0, timeout=SETTLE_S)
             return list(self._log)
 
     def await_requests(self, count: int, timeout: float = 5.0) -> list[RequestRecord]:
