@@ -268,10 +268,10 @@ class Bench:
         started = time.thread_time()  # the test web's own cost, once: 200 sites x 50 pages in full
         self.web = generate_web(seed=seed, size=profile.sites, pages_per_site=profile.pages_per_site,
                                 slow_delay_s=0.2, oversized_bytes=300_000)
-        self.web.respond("GET", self.web.truth()["seed_urls"][0])
+        self.truth = self.web.truth()
+        self.web.respond("GET", self.truth["seed_urls"][0])
         self.generate_s = time.thread_time() - started
         self.server = TestWebServer(self.web, port=0)
-        self.truth = self.web.truth()
         self.sqlite_template = tmp / "sqlite-template"
         self.redis_url = f"{REDIS_BASE}/{REDIS_DB}"
 

@@ -357,7 +357,7 @@ def judge_phase(base: str, evaluation_id: int, indices, *, workers: int, server_
 
 
 def report_phase(phase: Phase, args, title: str) -> None:
-    timings, n = phase.timings, max(1, len(phase.timings))
+    timings, n = phase.timings, len(phase.timings)
     if not timings:
         raise SystemExit(f"{title}: no judgment was made")
     print(f"{title}: {len(timings)} judgments in {phase.wall:.1f} s ({len(timings) / phase.wall:.1f} judgments/s "

@@ -212,15 +212,6 @@ class TestWebServer:
             self._log_lock.wait_for(lambda: self._sending == 0, timeout=SETTLE_S)
             return list(self._log)
 
-    def await_requests(self, count: int, timeout: float = 5.0) -> list[RequestRecord]:
-        """The request log once it holds ``count`` records (or ``timeout`` has passed): a request
-        is logged after its response went out, so a client that just had its answer may look
-        before the server thread has written the record."""
-        deadline = time.monotonic() + timeout
-        while len(self.requests) < count and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return self.requests
-
     def clear_log(self) -> None:
         with self._log_lock:
             self._log.clear()

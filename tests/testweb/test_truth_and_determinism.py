@@ -1,7 +1,6 @@
 """The web is the same for the same seed, and its ground truth agrees with what it serves."""
 from __future__ import annotations
 
-
 import pytest
 from bs4 import BeautifulSoup
 
