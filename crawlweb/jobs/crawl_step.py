@@ -26,7 +26,7 @@ from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
                                         run_step_followups)
-from crawlweb.services.leasing import Lease, in_flight, lease_batch, next_lease_in
+from crawlweb.services.leasing import Lease, hand_back_leases, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import keeps_page
@@ -65,8 +65,9 @@ def crawl_step(crawl_id: int) -> int:
     crawl = Crawl.objects.filter(pk=crawl_id).first()
     if crawl is None or crawl.state != Crawl.State.RUNNING:
         return 0
+    owner = worker_id()  # every lease this step takes: what it hands back if it fails
     try:
-        leased = _step(crawl)
+        leased = _step(crawl, owner)
     except OperationalError as error:
         if not is_transient_database_error(error):
             raise
@@ -74,6 +75,7 @@ def crawl_step(crawl_id: int) -> int:
         # locked: nothing was committed by the failed transaction, so the step simply runs again.
         log.warning("crawl %s step hit a transient database error, retrying: %s", crawl_id, error)
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"retried after: {error}"[:5000])
+        _hand_back(crawl, owner)
         enqueue(crawl_step, crawl_id)
         return 0
     except OSError as error:
@@ -109,7 +111,20 @@ def is_transient_database_error(error: Exception) -> bool:
     return any(marker in message for marker in TRANSIENT_DATABASE_ERRORS)
 
 
-def _step(crawl: Crawl) -> int:
+def _hand_back(crawl: Crawl, owner: str) -> None:
+    """The failed step's fetches were not stored: their Targets are leasable again at once. Left
+    leased, they held the crawl up for a whole lease (CRAWLER_LEASE_SECONDS): no step could take
+    them, and none could finish the crawl while they were in flight."""
+    config = CrawlConfig.for_crawl(crawl)
+    try:
+        handed = hand_back_leases(crawl, owner, lambda host: host_interval(host, config))
+    except OperationalError as error:  # the database is still in trouble: the leases expire instead
+        log.warning("crawl %s could not hand back its step's leases: %s", crawl.pk, error)
+        return
+    log.info("crawl %s: %s Targets of the failed step are pending again", crawl.pk, handed)
+
+
+def _step(crawl: Crawl, owner: str) -> int:
     """Lease, fetch and store for up to CRAWLER_STEP_SECONDS, then hand over to the next job.
 
     A stream, not a train of batches: up to two batches' worth of fetches are under way, and the
@@ -121,7 +136,7 @@ def _step(crawl: Crawl) -> int:
     if reason:
         _finish(crawl, reason)
         return 0
-    under_way = _lease_and_fetch(crawl, config, settings.CRAWLER_BATCH_SIZE)
+    under_way = _lease_and_fetch(crawl, config, settings.CRAWLER_BATCH_SIZE, owner)
     if not under_way:
         wait_s = next_lease_in(crawl)
         dry = wait_s is None or wait_s > settings.CRAWLER_IDLE_FINISH_SECONDS
@@ -146,7 +161,7 @@ def _step(crawl: Crawl) -> int:
         while under_way:
             room = 2 * settings.CRAWLER_BATCH_SIZE - len(under_way)
             if time.monotonic() < deadline and room >= max(1, settings.CRAWLER_BATCH_SIZE // 2):
-                more = _lease_and_fetch(crawl, config, min(room, settings.CRAWLER_BATCH_SIZE))
+                more = _lease_and_fetch(crawl, config, min(room, settings.CRAWLER_BATCH_SIZE), owner)
                 leased, under_way = leased + len(more), under_way + more
             batch, under_way = _come_back(under_way)
             stored.add(_store(crawl, batch, config))
@@ -204,13 +219,13 @@ def _detector_may_add_targets(crawl: Crawl) -> bool:
     return latest is not None and (timezone.now() - latest).total_seconds() < quiet_s
 
 
-def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int) -> list[Future]:
+def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int, owner: str) -> list[Future]:
     """Lease up to ``limit`` Targets within the budget and start their fetches; returns their
     futures (none when the crawl was paused, stopped or spent its budget meanwhile)."""
     room = min(limit, _room(crawl))
     if room <= 0:
         return []
-    leases = lease_batch(crawl, worker_id(), room, settings.CRAWLER_LEASE_SECONDS)
+    leases = lease_batch(crawl, owner, room, settings.CRAWLER_LEASE_SECONDS)
     fetcher, warc = fetcher_for(config.address_policy), warc_writer_for(crawl.pk)
     return [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
 

@@ -17,6 +17,7 @@ Targets, once per free host and batch: a third of a crawl step's database time.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -153,6 +154,19 @@ def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
     if next_fetch:
         Host.objects.filter(pk__in=sorted(next_fetch)).update(
             busy_until=None, next_fetch_at=case_by_id(next_fetch, Host._meta.get_field("next_fetch_at")))
+
+
+def hand_back_leases(crawl: Crawl, owner: str, interval_s: Callable[[Host], float]) -> int:
+    """Make the Targets ``owner`` still holds pending again (the attempt not counted) and free
+    their hosts, whose politeness clocks run from now: a worker whose fetches could not be stored
+    gives them back instead of letting the leases run out. Returns how many it gave back."""
+    held = Target.objects.filter(crawl_id=crawl.pk, state=Target.State.LEASED, lease_owner=owner)
+    with transaction.atomic():
+        host_ids = set(held.values_list("host_id", flat=True))
+        handed = held.update(state=Target.State.PENDING, lease_owner="", lease_expires_at=None,
+                             attempts=F("attempts") - 1)
+        release_hosts([(host.pk, interval_s(host), None) for host in Host.objects.filter(pk__in=host_ids)])
+    return handed
 
 
 def next_lease_in(crawl: Crawl) -> float | None:
