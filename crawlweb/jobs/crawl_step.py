@@ -167,7 +167,8 @@ def _step(crawl: Crawl, owner: str) -> int:
             stored.add(_store(crawl, batch, config))
     finally:
         # A failed store leaves other fetches running: let them end before the step does (their
-        # Targets stay leased and come back when the leases expire).
+        # Targets stay leased: handed back by crawl_step after a transient database error, else
+        # they come back when the leases expire).
         for future in under_way:
             future.exception()
     # Not reached when a store failed: what the step stored before is scored by the crawl-wide
