@@ -1,18 +1,17 @@
 """What `make demo` shows a new user, in a real browser: the demo's crawl (COBFC with the detector,
 M01 + M03 and pairing) of a test web with judging cases, run to its end, then its dashboard page.
-The screenshot in the README (docs/dashboard.png) is taken here."""
+The screenshot in the README (docs/dashboard.png) is taken here (tests.browser.screenshots)."""
 import json
-from pathlib import Path
 
 import pytest
 
 from crawlweb.services import demo_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
+from tests.browser.screenshots import screenshot_path
 from tests.conftest import route_through
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "dashboard.png"
 
 
 @pytest.fixture
@@ -25,7 +24,7 @@ def demo_web(monkeypatch):
 
 
 def test_the_demo_crawl_page_lists_bilingual_sites_pairs_kept_and_removed_and_an_evaluation(
-        staff_login, live_server, settings, crawl_settings, demo_web):
+        staff_login, live_server, settings, crawl_settings, demo_web, tmp_path):
     settings.REDIS_URL = None
     settings.JOBS_INPROCESS_MODE = "thread"  # as in the demo; evaluation_when_scored waits for the jobs
     # Idle means nothing to lease while the detector's jobs may still add backlinks: give them time, as the
@@ -52,8 +51,7 @@ def test_the_demo_crawl_page_lists_bilingual_sites_pairs_kept_and_removed_and_an
     assert removed.count() >= 1 and removed.first.locator("td").nth(3).inner_text().strip(), \
         "removed pairs come with the filter's reason"
     assert page.locator(f"#pairs a[href='/labeling/{evaluation.pk}/judge/']").count() == 1
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT), full_page=False)
+    page.screenshot(path=str(screenshot_path("dashboard.png", tmp_path)), full_page=False)
 
     page.goto(f"{live_server.url}/crawls/{crawl.pk}/summary.json")
     summary = json.loads(page.locator("body").inner_text())

@@ -4,14 +4,13 @@ mistake undone and a reload mid-session; the admin adjudicates their disagreemen
 the report (its figures recomputed here from the answers given), follows a number to its items, and
 has a retraining job promote or reject a pair classifier, with the comparison on the page.
 
-Saves docs/judging.png and docs/report.png for the README."""
+Saves docs/judging.png and docs/report.png for the README (tests.browser.screenshots)."""
 from __future__ import annotations
 
 import math
 from collections import Counter
 from dataclasses import dataclass
 from itertools import zip_longest
-from pathlib import Path
 from statistics import NormalDist
 
 import pytest
@@ -21,11 +20,11 @@ from crawlweb.services.network import close_warc_writers
 from evaluation.models import CandidatePair
 from labeling.models import Adjudication, Assignment, Evaluation, Judgment
 from tests.browser.judging_helpers import log_in, press, progress
+from tests.browser.screenshots import screenshot_path
 from tests.evaluation_integration.helpers import crawl_sites
 from tests.labeling.conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 VIEWPORT = {"width": 1280, "height": 800}
 # Beside the judging cases' site (4 true pairs, 5 wrong ones), a bilingual site with only true pairs:
 # the improve sample then holds the 5 parallel and 5 wrong pairs that training needs at least
@@ -249,7 +248,7 @@ def check_report(admin, estimate: Evaluation, given: dict, decided: dict) -> dic
 
 
 def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user_model, crawl, case_web_server,
-                                              settings, run_jobs):
+                                              settings, run_jobs, tmp_path):
     cases = case_web_server.truth()["judging_cases"]
     alice = make_user(django_user_model, "alice", "admins")
     ana, bob = make_user(django_user_model, "ana", "evaluators"), make_user(django_user_model, "bob", "evaluators")
@@ -291,8 +290,7 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
     bob_turns = judging_turns(page_b, "bob", bob_chooses, given, mistake_at=3, reload_at=4)
     for _ in range(3):
         next(ana_turns)
-    DOCS.mkdir(exist_ok=True)
-    page_a.screenshot(path=str(DOCS / "judging.png"))  # the judging card mid-session
+    page_a.screenshot(path=str(screenshot_path("judging.png", tmp_path)))  # the judging card mid-session
     for _ in zip_longest(ana_turns, bob_turns):  # both at work, taking turns
         pass
     assert skipped and len(differed) == 2
@@ -310,7 +308,7 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
     admin.get_by_role("link", name="Report", exact=True).click()
     admin.wait_for_selector("#strata")
     rows = check_report(admin, estimate, given, decided)
-    admin.screenshot(path=str(DOCS / "report.png"))
+    admin.screenshot(path=str(screenshot_path("report.png", tmp_path)))
     busiest = max(rows, key=lambda name: rows[name]["n"])
     admin.locator("#strata tbody tr", has_text=busiest).locator("td:nth-child(3) a").click()
     admin.wait_for_selector("#items")

@@ -1,9 +1,8 @@
 """The operator's whole journey in a real browser: a COBFC crawl with M01 + M03 for sr-en made on the
 dashboard's New crawl form, watched live (htmx polling, no reload) until bilingual sites show with their
 evidence, paused and resumed, run to its end, then every export downloaded and read by the tool that
-would read it downstream. The README's docs/operator.png is taken here."""
+would read it downstream. The README's docs/operator.png is taken here (tests.browser.screenshots)."""
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,10 @@ from crawlweb.models import Crawl
 from crawlweb.services.crawl_control import stop_crawl
 from evaluation.models import CandidatePair
 from tests.evaluation_integration.helpers import home_urls, pick_sites, site_name_of
+from tests.browser.screenshots import screenshot_path
 from tests.exports_integration import validators
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "operator.png"
 # Two bilingual sites (pairs to find) and one Serbian-only one (a site judged, not bilingual).
 KINDS = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-dot"), ("mono-sr-cyrl", "single")]
 
@@ -108,9 +107,7 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
         assert all(rows.nth(i).locator("td").nth(3).inner_text().strip() for i in range(rows.count())), \
             "every bilingual site shows its evidence"
         assert _count(page, "pairs-kept") > 0
-        SCREENSHOT.parent.mkdir(exist_ok=True)
-        page.screenshot(path=str(tmp_path / "operator.png"), full_page=False)
-        shutil.copyfile(tmp_path / "operator.png", SCREENSHOT)
+        page.screenshot(path=str(screenshot_path("operator.png", tmp_path)), full_page=False)
 
         # Every export, downloaded as the operator does, read by its downstream reader.
         exports = f"/crawls/{crawl.pk}/exports/"
