@@ -101,9 +101,14 @@ def fill_then_free(run: Run, disk: Path) -> None:
         run.result.problems.append(f"the crawl did not pause naming {disk}: {state}, {message!r}")
         return
     counted = run.pages_fetched()
-    time.sleep(LEASE_SECONDS + 1)  # the failed batch's leases expire; nothing more may be counted
+    time.sleep(LEASE_SECONDS + 1)  # as long as a lease: nothing more may be counted meanwhile
     if run.pages_fetched() != counted:
         run.result.problems.append("pages were counted while the crawl was paused")
+    # The failed steps handed their leases back: resuming need not wait for them to expire.
+    leased = run.query("SELECT count(*) FROM frontier_target WHERE state = 'leased'")[0][0]
+    run.result.details["leased_while_paused"] = leased
+    if leased:
+        run.result.problems.append(f"{leased} Targets stayed leased while the crawl was paused")
     run.result.details["paused_at_pages"] = counted
     subprocess.run(["mount", "-o", f"remount,size={WARC_DISK_BYTES * 64}", str(disk)], check=True,
                    capture_output=True, timeout=10)

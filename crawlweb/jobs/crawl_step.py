@@ -83,6 +83,7 @@ def crawl_step(crawl_id: int) -> int:
             Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
             raise
         _pause_for_disk(crawl_id, error)
+        _hand_back(crawl, owner)
         return 0
     except Exception as error:
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
@@ -95,7 +96,7 @@ DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
 def _pause_for_disk(crawl_id: int, error: OSError) -> None:
     """A full disk (WARC files) pauses the crawl, saying where: nothing of the failed batch was stored
-    or counted, and its Targets come back when their leases expire; going on would fail every batch.
+    or counted, and its Targets are handed back (crawl_step); going on would fail every batch.
     No successor is enqueued; `crawl resume` (or the dashboard's Resume) starts the chains again."""
     message = f"paused: {error}; free space there, then resume the crawl"
     log.error("crawl %s %s", crawl_id, message)
@@ -114,7 +115,7 @@ def is_transient_database_error(error: Exception) -> bool:
 def _hand_back(crawl: Crawl, owner: str) -> None:
     """The failed step's fetches were not stored: their Targets are leasable again at once. Left
     leased, they held the crawl up for a whole lease (CRAWLER_LEASE_SECONDS): no step could take
-    them, and none could finish the crawl while they were in flight."""
+    them, and none could finish the crawl (or, after a full disk, go on once resumed) meanwhile."""
     config = CrawlConfig.for_crawl(crawl)
     try:
         handed = hand_back_leases(crawl, owner, lambda host: host_interval(host, config))
@@ -167,8 +168,8 @@ def _step(crawl: Crawl, owner: str) -> int:
             stored.add(_store(crawl, batch, config))
     finally:
         # A failed store leaves other fetches running: let them end before the step does (their
-        # Targets stay leased: handed back by crawl_step after a transient database error, else
-        # they come back when the leases expire).
+        # Targets stay leased: handed back by crawl_step after a transient database error or a full
+        # disk, else they come back when the leases expire).
         for future in under_way:
             future.exception()
     # Not reached when a store failed: what the step stored before is scored by the crawl-wide

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import lease_batch, release_hosts
+from crawlweb.services.leasing import hand_back_leases, lease_batch, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
 
@@ -73,3 +73,24 @@ def test_a_target_whose_lease_expired_is_leased_again_and_a_live_lease_is_not():
     row = Target.objects.get(pk=expired.target.pk)
     assert (row.state, row.lease_owner, row.attempts) == (Target.State.LEASED, "w2", 2)
     assert Target.objects.get(pk=live.target.pk).lease_owner == "dead worker"
+
+
+def test_a_worker_hands_back_only_what_it_still_holds_and_frees_those_hosts():
+    crawl = Crawl.objects.create(name="hand back", page_budget=10)
+    add_targets(crawl, [Candidate(f"http://www.{name}.rs/") for name in ("prvi", "drugi", "treci")], origin="seed")
+    mine = {lease.host.name: lease for lease in lease_batch(crawl, "w1", 2, 60)}
+    [theirs] = lease_batch(crawl, "w2", 10, 60)
+    stored, unstored = sorted(mine)
+    Target.objects.filter(pk=mine[stored].target.pk).update(state=Target.State.DONE)  # w1 stored this one
+
+    assert hand_back_leases(crawl, "w1", lambda host: 4.0) == 1
+
+    back = Target.objects.get(pk=mine[unstored].target.pk)
+    assert (back.state, back.lease_owner, back.lease_expires_at, back.attempts) == (Target.State.PENDING, "", None, 0)
+    assert Target.objects.get(pk=mine[stored].target.pk).state == Target.State.DONE
+    assert Target.objects.get(pk=theirs.target.pk).lease_owner == "w2", "another worker's lease is not touched"
+    hosts = {host.name: host for host in Host.objects.all()}
+    assert hosts[unstored].busy_until is None
+    # The request was made: the host's politeness clock runs from the hand-back.
+    assert timezone.now() < hosts[unstored].next_fetch_at <= timezone.now() + timedelta(seconds=4)
+    assert hosts[theirs.host.name].busy_until is not None
