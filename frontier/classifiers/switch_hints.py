@@ -1,8 +1,9 @@
 """Which language a switch link names, read from what real switchers show, and URL guesses.
 
 Pure module. Real sites mark their language switch with a short anchor (EN, ENG, SRB, Srpski,
-Српски, lat, ћир), a title, a flag image (``usa.png``, ``serbian.png``, ``alt="English"``), an
-``hreflang`` or ``data-lang`` attribute, or a language code a script fills in: ``switch_language``
+Српски, lat, ћир, an emoji flag 🇬🇧), a title, a flag image (``usa.png``, ``britanija.jpg``,
+``alt="English"``), an ``hreflang`` or ``data-lang`` attribute, a language code a script fills in,
+or, on a bare link, its address (``../engleski/index.html``, ``about_en.html``): ``switch_language``
 reads those and answers the code of the language the link leads to. The Link Predictor scores
 links statistically; these hints let the BS Detector also read the links the model ranks low
 (a bare "SRB" button read from an event handler). ``language_swaps`` guesses the other language's
@@ -20,10 +21,24 @@ from frontier.classifiers.link_features import LinkContext
 # Short labels and flag words per language (case-folded). Not "us" (About us) nor "me" (About me).
 SWITCH_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset("""en eng engl english engleski енглески gb uk usa united-kingdom great-britain britain
-                       flag-gb flag-us flag-uk en-us en-gb""".split()),
+                       flag-gb flag-us flag-uk en-us en-gb england engleska енглеска britanija британија
+                       velika-britanija united-states america amerika америка""".split()),
     "sr": frozenset("""sr srb srp srpski serbian serbia srbija rs српски срп србија sr-latn sr-cyrl latinica
                        ћирилица cirilica ćirilica латиница lat cir ћир лат flag-rs""".split()),
 }
+# Words that name a language as a whole URL unit (a folder, or a part of a file name between - _ .):
+# /engleski/, /eng/, index_en.html, /lat/. Codes and language names only: a country's name in a URL
+# (/blog/srbija-turizam.html) is a topic, not a language version.
+URL_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("en eng engl english engleski енглески".split()),
+    "sr": frozenset("""sr srb srp srpski serbian српски срп rs lat cir latinica cirilica ćirilica ћирилица
+                       латиница лат ћир""".split()),
+}
+# An emoji flag is two regional indicator letters (🇬🇧 = G B); the US flag reads "usa", since "us"
+# alone is no language mark (About us).
+_REGIONAL_INDICATOR_A = 0x1F1E6
+_FLAG = re.compile("[\U0001F1E6-\U0001F1FF]{2}")
+_FLAG_WORDS = {"us": "usa"}
 MAX_LABEL_WORDS = 4  # a switcher's label is short; "Latest news in English" is a link, not a switch
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*", re.UNICODE)
 _HOST_LIKE = re.compile(r"[^\W_]\.[^\W_\d]{2,}(?:[/:]|\b)", re.UNICODE)
@@ -50,7 +65,13 @@ def _is_suffix_like(parent: str) -> bool:
     return registrable_domain("x." + parent) == "x." + parent
 
 
+def _flag_letters(match: re.Match) -> str:
+    code = "".join(chr(ord("a") + ord(c) - _REGIONAL_INDICATOR_A) for c in match.group())
+    return f" {_FLAG_WORDS.get(code, code)} "
+
+
 def _label_words(text: str) -> set[str]:
+    text = _FLAG.sub(_flag_letters, text or "")
     out: set[str] = set()
     if _HOST_LIKE.search(text or ""):
         return out  # "www.primer.rs", "primer.rs/en": a site's name, not a switcher's label
@@ -80,7 +101,24 @@ def switch_language(link: LinkContext, languages: tuple[str, ...] = ("sr", "en")
                 named.add(language)
         if _image_words(link.img_src) & vocabulary:
             named.add(language)
+    if not named:  # a bare link: the language its address names (/engleski/index.html, about_en.html)
+        units = _url_units(link.url)
+        named = {language for language in languages if units & URL_WORDS.get(language, frozenset({language}))}
     return named.pop() if len(named) == 1 else None
+
+
+def _url_units(url: str) -> set[str]:
+    """The units of a URL's path: each folder and file name (its extension dropped), whole and cut
+    at - _ . (case-folded); "../engleski/index.html" -> {engleski, index}."""
+    path = unquote(urlsplit((url or "").strip()).path).casefold()
+    units: set[str] = set()
+    for segment in path.split("/"):
+        segment = re.sub(r"\.[a-z0-9]{1,5}$", "", segment)
+        if segment in ("", ".", ".."):
+            continue
+        units.add(segment)
+        units.update(part for part in re.split(r"[-_.]", segment) if part)
+    return units
 
 
 # A language unit between separators: /sr/, -en., _sr., ?lang=en, sr.host

@@ -45,6 +45,22 @@ SFT21_FLAGS = """<a href="index_sr.html"><img src="images/rs.png" alt=""> SRP</a
     (LinkContext("/x", anchor_text="Latest news about the English league"), None),
     (LinkContext("http://www.primer.rs/", anchor_text="www.primer.rs"), None),
     (LinkContext("/about", anchor_text="About us"), None),
+    # Emoji flags (novo-ropstvo/novo-ropstvo@abb3ad3, index.html: <a href="index_en.html">🇬🇧</a>)
+    (LinkContext("/x", anchor_text="🇬🇧"), "en"),
+    (LinkContext("/x", anchor_text="🇺🇸"), "en"),
+    (LinkContext("/x", anchor_text="🇷🇸"), "sr"),
+    (LinkContext("/x", anchor_text="🇨🇿"), None),
+    # A flag image named in Serbian, no alt (aleksa-vuckovic/Veb-Dizajn-Projekat@4b168e2, srpski/index.html)
+    (LinkContext("/x", img_src="../slike/britanija.jpg"), "en"),
+    # A bare link: the language its address names, as a folder or a unit of the file name
+    (LinkContext("../engleski/index.html"), "en"),
+    (LinkContext("/srb/about.html"), "sr"),
+    (LinkContext("about_eng.html"), "en"),
+    (LinkContext("/lat/vesti/"), "sr"),
+    (LinkContext("/blog/srbija-turizam.html"), None),  # a topic, not a language version
+    (LinkContext("/en/srpski-jezik.html"), None),  # names both: no answer
+    (LinkContext("/uk/"), None),  # a flag word, but as a folder it may be Ukrainian
+    (LinkContext("/en/", anchor_text="Srpski"), "sr"),  # the link's own label wins over its address
 ])
 def test_switch_marks_name_the_language_they_lead_to(link, language):
     assert switch_language(link, ("sr", "en")) == language
