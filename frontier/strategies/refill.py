@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 from django.db.models import Min
 
 from crawlweb.crawler.candidates import Candidate
-from crawlweb.crawler.urls import site_name
+from crawlweb.crawler.urls import site_name, validate_url
 from crawlweb.models import Link, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_prep import FOLLOWED_LINK_KINDS, SPECULATIVE_LINK_KINDS
@@ -54,9 +54,14 @@ REFILL_LINKS_READ = 5000  # stored links read per refill: the query stays bounde
 RETRIES_PER_SITE = 2  # failed Targets after which a site is left alone
 
 
-def _links(crawl, **filters):
-    return (Link.objects.filter(page__crawl=crawl, kind__in=FOLLOWED_LINK_KINDS, **filters)
-            .select_related("page").order_by("page_id", "id")[:REFILL_LINKS_READ])
+def _links(crawl, **filters) -> list[Link]:
+    """Stored links the crawl may follow: a link its URL rules refuse would take a place of a stage's
+    limit and add nothing (a hub listing 48 sites, of which the rules allow one: the refill offered 32
+    refused sites, added none, and the crawl ended without judging the allowed one)."""
+    config = CrawlConfig.for_crawl(crawl)
+    links = (Link.objects.filter(page__crawl=crawl, kind__in=FOLLOWED_LINK_KINDS, **filters)
+             .select_related("page").order_by("page_id", "id")[:REFILL_LINKS_READ])
+    return [link for link in links if validate_url(link.target_url, config.rules, config.max_url_length) is None]
 
 
 def _depths(crawl, page_ids) -> dict[int, int]:
@@ -90,7 +95,7 @@ def unjudged_sites(crawl, limit: int) -> list[NewTarget]:
 def _in_site_links(crawl, site_ids) -> tuple[list[Link], set[str], dict[int, int]]:
     """The sites' stored in-site links, shallowest source pages first; the URLs among them the crawl
     has as Targets already; the depth of each source page."""
-    links = list(_links(crawl, out_of_site=False, page__site_id__in=site_ids))
+    links = _links(crawl, out_of_site=False, page__site_id__in=site_ids)
     known = set(Target.objects.filter(crawl=crawl, url__in={link.target_url for link in links})
                 .values_list("url", flat=True))
     depths = _depths(crawl, [link.page_id for link in links])
@@ -170,7 +175,7 @@ def seed_site_pages(crawl, limit: int) -> list[NewTarget]:
                                             site_id__in=not_bilingual).values_list("page_id", flat=True))
     if not seed_pages:
         return []
-    links = list(_links(crawl, out_of_site=False, page_id__in=seed_pages))
+    links = _links(crawl, out_of_site=False, page_id__in=seed_pages)
     known = set(Target.objects.filter(crawl=crawl, url__in={link.target_url for link in links})
                 .values_list("url", flat=True))
     out: dict[str, NewTarget] = {}

@@ -89,15 +89,32 @@ def test_a_site_whose_seed_root_fails_is_judged_through_a_hubs_link(sync_jobs, t
 def test_a_site_the_detector_judged_no_gets_more_pages_read_and_its_pages_decide(sync_jobs, through_real_web,
                                                                                 crawl_settings):
     # jabukesapeska's /sr/ and /en/ homes each carry the same welcome in Hungarian, Serbian and
-    # English: the detector read both as Serbian and said no. Its deeper /en/ pages are English.
+    # English: a detector that reads one page (the /en/ home, read as Serbian) says no. Its deeper
+    # /en/ pages are English.
     crawl = discovery_crawl(None, "cobfc", budget=20, seeds=[f"http://{JABUKE}/"], backlinks=NO_BACKLINKS,
-                            url_rules=only({JABUKE}, through_real_web))
+                            url_rules=only({JABUKE}, through_real_web),
+                            detector={"min_likelihood": 0.8, "max_fetches": 1})
     start_crawl(crawl)
     crawl.refresh_from_db()
     assert crawl.state == Crawl.State.FINISHED, crawl.last_error
     verdict = verdicts_of(crawl)[site_name(JABUKE)]
-    assert verdict.evidence["detector_bilingual"] is False
+    assert verdict.evidence["detector_bilingual"] is False, verdict.evidence["pages"]
     assert Target.objects.filter(crawl=crawl, origin=Target.Origin.REFILL, state=Target.State.DONE).exists()
     combined = verdict.evidence["combined"]
     assert verdict.bilingual and "pages" in combined["decided_by"], combined
     assert combined["page_languages"]["en"] >= 2 and combined["page_languages"]["sr"] >= 2
+
+
+def test_the_detector_reads_on_to_a_page_whose_address_names_the_missing_language(sync_jobs, through_real_web,
+                                                                                   crawl_settings):
+    # The same site with the detector's default reading: after the trilingual /en/ home (read as
+    # Serbian) it reads a deeper page of /en/, a link whose address names English (switch_hints),
+    # and finds the site bilingual itself.
+    crawl = discovery_crawl(None, "cobfc", budget=20, seeds=[f"http://{JABUKE}/"], backlinks=NO_BACKLINKS,
+                            url_rules=only({JABUKE}, through_real_web))
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    verdict = verdicts_of(crawl)[site_name(JABUKE)]
+    assert verdict.evidence["detector_bilingual"] is True, verdict.evidence
+    read = [(p["url"], p.get("language")) for p in verdict.evidence["pages"]]
+    assert any("/en/" in url and language == "en" for url, language in read), read

@@ -1,0 +1,34 @@
+"""Refill offers only what the crawl's URL rules accept: a refused link must not take a place of a
+stage's limit (a real hub listing 48 sites under rules that allow one of them: the refill offered 32
+refused sites, added none, and the crawl ended without judging the allowed one)."""
+import pytest
+from django.utils import timezone
+
+from crawlweb.models import Crawl, Host, Link, Page, Site
+from frontier.strategies.refill import unjudged_sites
+
+pytestmark = pytest.mark.django_db
+
+
+def hub_listing(crawl: Crawl, sites: list[str]) -> Page:
+    site = Site.objects.create(name="hub.test")
+    host = Host.objects.create(site=site, name="hub.test")
+    page = Page.objects.create(crawl=crawl, site=site, host=host, url="http://hub.test/", final_url="http://hub.test/",
+                               status_code=200, md5="hub", fetched_at=timezone.now())
+    Link.objects.bulk_create([Link(page=page, target_url=f"http://{name}/", url_as_linked=f"http://{name}/",
+                                   anchor_text=name, out_of_site=True) for name in sites])
+    return page
+
+
+def test_unjudged_sites_offers_the_sites_the_rules_allow_however_late_the_hub_lists_them():
+    crawl = Crawl.objects.create(name="rules", config={"url_rules": "allow HOST:^hub[.]test$\nallow HOST:^kasni[.]rs$"})
+    hub_listing(crawl, [f"sajt{i}.rs" for i in range(40)] + ["kasni.rs"])
+    offered = unjudged_sites(crawl, limit=32)
+    assert [entry.candidate.normalized for entry in offered] == ["http://kasni.rs/"]
+
+
+def test_without_rules_the_first_sites_listed_fill_the_limit():
+    crawl = Crawl.objects.create(name="open")
+    hub_listing(crawl, [f"sajt{i}.rs" for i in range(40)] + ["kasni.rs"])
+    offered = unjudged_sites(crawl, limit=32)
+    assert len(offered) == 32 and "http://kasni.rs/" not in {entry.candidate.normalized for entry in offered}
