@@ -73,9 +73,9 @@ def _flag_letters(match: re.Match) -> str:
 def _label_words(text: str) -> set[str]:
     text = _FLAG.sub(_flag_letters, text or "")
     out: set[str] = set()
-    if _HOST_LIKE.search(text or ""):
+    if _HOST_LIKE.search(text):
         return out  # "www.primer.rs", "primer.rs/en": a site's name, not a switcher's label
-    for word in _WORD.findall(unquote(text or "").casefold()):
+    for word in _WORD.findall(unquote(text).casefold()):
         out.add(word)
         out.update(word.split("-"))
     return out
