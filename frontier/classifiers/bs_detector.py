@@ -41,6 +41,7 @@ def base_language(code: str | None) -> str | None:
 
 
 GUESS_SCORE = 0.5  # a URL guessed by swapping a language unit: read after the links that name a language
+LINK_GUESSES = 2  # guesses per page from its links' addresses (see _Candidates.add_links)
 MAX_EXPANSIONS = 2  # pages read beyond the input page whose own links are read too
 
 
@@ -66,6 +67,7 @@ class _Candidates:
         scores = self.predictor.predict_proba(links) if links else np.zeros(0)
         page = urldefrag(page_url)[0]
         self.done.add(page)
+        link_guesses = 0
         for link, score in zip(links, scores):
             try:
                 url = urldefrag(urljoin(page_url, link.url.strip()))[0]
@@ -80,6 +82,13 @@ class _Candidates:
                 self._offer(_Candidate(url, float(score), "predicted", names))
             elif names:
                 self._offer(_Candidate(url, float(score), "switch", names))
+            # A switch written in JavaScript (href="#", the script swaps /sr/ for /en/ in the address)
+            # leaves only the menu's links to one language: their other side is a guess too.
+            if names in self.pair and link_guesses < LINK_GUESSES:
+                other = self.pair[1] if names == self.pair[0] else self.pair[0]
+                for guess in language_swaps(url, names, other)[:1]:
+                    link_guesses += 1
+                    self._offer(_Candidate(guess, GUESS_SCORE, "guess", other))
 
     def add_guesses(self, page_url: str, language: str | None) -> None:
         """The page's URL with its language unit swapped for the pair's other language."""

@@ -129,3 +129,30 @@ def test_reading_stops_at_max_fetches_and_a_hub_link_naming_rs_is_no_switch():
     verdict = detect_bilingual("http://s.rs/", "sr", links, LowScores(), lambda url: None, max_fetches=3)
     assert verdict.pages_downloaded == 3 and not verdict.bilingual
     assert all("drustvo" not in e["url"] for e in verdict.evidence)
+
+
+# vdprojekat.zvk17.gh.test/index.html (zvk17/VDProjekat): the switch is href="#" and a script that
+# swaps /html/sr/ for /html/en/ in the address; the menu links only the Serbian pages.
+VDPROJEKAT_MENU = """<a class="dropdown-item" href="./html/sr/predjela.html">Predjelo</a>
+<a class="nav-link" href="html/sr/o_nama.html">O nama</a>
+<a id="engleski" class="dropdown-item" href="#">English</a>"""
+
+
+def test_a_script_switch_is_read_through_the_other_side_of_the_menus_links():
+    url = "http://vdprojekat.zvk17.gh.test/"
+    languages = {"http://vdprojekat.zvk17.gh.test/html/en/predjela.html": "en",
+                 "http://vdprojekat.zvk17.gh.test/html/en/o_nama.html": "en"}
+    verdict = detect_bilingual(url, "sr", contexts(VDPROJEKAT_MENU, url), LowScores(), languages.get)
+    assert verdict.bilingual
+    assert verdict.evidence == [{"url": "http://vdprojekat.zvk17.gh.test/html/en/o_nama.html", "score": 0.5,
+                                 "language": "en", "why": "guess"}]  # guesses in address order
+
+
+def test_a_monolingual_page_guesses_from_at_most_two_of_its_links():
+    links = [LinkContext(f"/sr/strana-{i}.html", anchor_text=f"Strana {i}", page_url="http://s.rs/sr/")
+             for i in range(10)]
+    read = []
+    verdict = detect_bilingual("http://s.rs/sr/", "sr", links, LowScores(), lambda url: read.append(url))
+    # the page's own address swapped, then two of its links' addresses swapped: all missing
+    assert not verdict.bilingual
+    assert read == ["http://s.rs/en/", "http://s.rs/en/strana-0.html", "http://s.rs/en/strana-1.html"]
