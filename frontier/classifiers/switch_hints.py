@@ -13,6 +13,7 @@ Pupsniffer's URL pairing patterns do.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from crawlweb.crawler.urls import registrable_domain
@@ -26,7 +27,7 @@ SWITCH_WORDS: dict[str, frozenset[str]] = {
     "sr": frozenset("""sr srb srp srpski serbian serbia srbija rs српски срп србија sr-latn sr-cyrl latinica
                        ћирилица cirilica ćirilica латиница lat cir ћир лат flag-rs""".split()),
 }
-# Words that name a language as a whole URL unit (a folder, or a part of a file name between - _ .):
+# Words that name a language as a unit of a link's address (_UNIT: a folder, or a part of a file name between - _ .):
 # /engleski/, /eng/, index_en.html, /lat/. Codes and language names only: a country's name in a URL
 # (/blog/srbija-turizam.html) is a topic, not a language version.
 URL_WORDS: dict[str, frozenset[str]] = {
@@ -43,6 +44,7 @@ MAX_LABEL_WORDS = 4  # a switcher's label is short; "Latest news in English" is 
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*", re.UNICODE)
 _HOST_LIKE = re.compile(r"[^\W_]\.[^\W_\d]{2,}(?:[/:]|\b)", re.UNICODE)
 _IMAGE_EXTENSION = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|ico)$", re.IGNORECASE)
+_EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$", re.IGNORECASE)
 
 
 def base_code(code: str | None) -> str:
@@ -102,33 +104,29 @@ def switch_language(link: LinkContext, languages: tuple[str, ...] = ("sr", "en")
         if _image_words(link.img_src) & vocabulary:
             named.add(language)
     if not named:  # a bare link: the language its address names (/engleski/index.html, about_en.html)
-        units = _url_units(link.url)
-        named = {language for language in languages if units & URL_WORDS.get(language, frozenset({language}))}
+        path = unquote(urlsplit((link.url or "").strip()).path)
+        # "/": a relative path's first folder is a unit too; each name's extension goes (x.rs is no unit)
+        path = "/".join(_EXTENSION.sub("", segment) for segment in ("/" + path).split("/"))
+        named = {language for language in languages
+                 if _unit_pattern(URL_WORDS.get(language, frozenset({language}))).search(path)}
     return named.pop() if len(named) == 1 else None
-
-
-def _url_units(url: str) -> set[str]:
-    """The units of a URL's path: each folder and file name (its extension dropped), whole and cut
-    at - _ . (case-folded); "../engleski/index.html" -> {engleski, index}."""
-    path = unquote(urlsplit((url or "").strip()).path).casefold()
-    units: set[str] = set()
-    for segment in path.split("/"):
-        segment = re.sub(r"\.[a-z0-9]{1,5}$", "", segment)
-        if segment in ("", ".", ".."):
-            continue
-        units.add(segment)
-        units.update(part for part in re.split(r"[-_.]", segment) if part)
-    return units
 
 
 # A language unit between separators: /sr/, -en., _sr., ?lang=en, sr.host
 _UNIT = r"(?<=[/\-_.=])({units})(?=[/\-_.&]|$)"
 
 
+@lru_cache(maxsize=64)
+def _unit_pattern(units: frozenset[str]) -> re.Pattern:
+    """Any of ``units`` as a language unit of an address (case-insensitive)."""
+    alternatives = "|".join(re.escape(unit) for unit in sorted(units, key=lambda unit: (-len(unit), unit)))
+    return re.compile(_UNIT.format(units=alternatives), re.IGNORECASE)
+
+
 def language_swaps(url: str, from_language: str, to_language: str) -> list[str]:
     """URLs of ``url`` with its ``from_language`` unit swapped for ``to_language`` (path, query, host)."""
     parts = urlsplit(url)
-    pattern = re.compile(_UNIT.format(units=re.escape(from_language)), re.IGNORECASE)
+    pattern = _unit_pattern(frozenset({from_language}))
     out = []
     for field in ("path", "query"):
         value = getattr(parts, field)
