@@ -41,6 +41,7 @@ def base_language(code: str | None) -> str | None:
 
 
 GUESS_SCORE = 0.5  # a URL guessed by swapping a language unit: read after the links that name a language
+LINK_GUESS_SCORE = 0.4  # a guess from a link's address: after the page's own counterpart, its likeliest pair
 LINK_GUESSES = 2  # guesses per page from its links' addresses (see _Candidates.add_links)
 MAX_EXPANSIONS = 2  # pages read beyond the input page whose own links are read too
 
@@ -88,7 +89,7 @@ class _Candidates:
                 other = self.pair[1] if names == self.pair[0] else self.pair[0]
                 for guess in language_swaps(url, names, other)[:1]:
                     link_guesses += 1
-                    self._offer(_Candidate(guess, GUESS_SCORE, "guess", other))
+                    self._offer(_Candidate(guess, LINK_GUESS_SCORE, "guess", other))
 
     def add_guesses(self, page_url: str, language: str | None) -> None:
         """The page's URL with its language unit swapped for the pair's other language."""

@@ -144,8 +144,17 @@ def test_a_script_switch_is_read_through_the_other_side_of_the_menus_links():
                  "http://vdprojekat.zvk17.gh.test/html/en/o_nama.html": "en"}
     verdict = detect_bilingual(url, "sr", contexts(VDPROJEKAT_MENU, url), LowScores(), languages.get)
     assert verdict.bilingual
-    assert verdict.evidence == [{"url": "http://vdprojekat.zvk17.gh.test/html/en/o_nama.html", "score": 0.5,
+    assert verdict.evidence == [{"url": "http://vdprojekat.zvk17.gh.test/html/en/o_nama.html", "score": 0.4,
                                  "language": "en", "why": "guess"}]  # guesses in address order
+
+
+def test_the_pages_own_counterpart_is_guessed_before_its_links_counterparts():
+    # A JavaScript switch leaves no link to index-en.html: it is the likeliest pair of index-sr.html,
+    # so it is read before about-en.html although "about" sorts first.
+    links = [LinkContext("/about-sr.html", anchor_text="O nama", page_url="http://s.rs/index-sr.html")]
+    read = []
+    detect_bilingual("http://s.rs/index-sr.html", "sr", links, LowScores(), lambda url: read.append(url))
+    assert read[0] == "http://s.rs/index-en.html"
 
 
 def test_a_monolingual_page_guesses_from_at_most_two_of_its_links():
