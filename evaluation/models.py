@@ -96,7 +96,7 @@ class CandidatePair(models.Model):
     target_page = models.ForeignKey("crawlweb.Page", null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="+")
     method = models.CharField(max_length=20, db_index=True,
-                              help_text="local, rescue_global, rescue_domain, deep or hreflang (best one).")
+                              help_text="hreflang, switch, local, rescue_global, rescue_domain, deep or content (best one).")
     methods = models.JSONField(default=list, blank=True, help_text="Every method that proposed the pair.")
     pattern_source_unit = models.CharField(max_length=200, blank=True)
     pattern_target_unit = models.CharField(max_length=200, blank=True)

@@ -28,6 +28,8 @@ def run_manage(*args, **env):
     ("SECRET_KEY", "short", "SECRET_KEY is too short"),
     ("PAIRS_RESCORE_GROWTH", "1", "PAIRS_RESCORE_GROWTH=1.0 must be 0 (score the whole crawl only at its end) or above 1"),
     ("PAIRS_DISCOVERY_ITERATIONS", "0", "PAIRS_DISCOVERY_ITERATIONS='0' must be at least 1"),
+    ("PAIRS_CONTENT_THRESHOLD", "2", "PAIRS_CONTENT_THRESHOLD='2' must be at most 1"),
+    ("PAIRS_CONTENT_PAIRING", "perhaps", "PAIRS_CONTENT_PAIRING='perhaps' is not a boolean"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):
     result = run_manage("check", **{variable: value})

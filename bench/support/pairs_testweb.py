@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench.support.filter_audit import audit, report
 
-METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep")
+METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 
 
 def _configure(var_dir: str) -> None:

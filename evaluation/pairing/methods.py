@@ -14,7 +14,8 @@ from .records import CandidatePair, Pattern, pattern_label
 
 LOCAL_THRESHOLD = 0.1  # the method's local credibility threshold
 THETA_UNNORMALIZED = 500.0  # the method's θ, on the Σ N(k,wᵢ)·C(k,wᵢ) scale
-METHOD_PRIORITY = {"hreflang": 0, "switch": 1, "local": 2, "rescue_global": 3, "rescue_domain": 4, "deep": 5}
+METHOD_PRIORITY = {"hreflang": 0, "switch": 1, "local": 2, "rescue_global": 3, "rescue_domain": 4, "deep": 5,
+                   "content": 6}
 
 
 def _pairs(entry: PatternStats, method: str, score: float) -> list[CandidatePair]:

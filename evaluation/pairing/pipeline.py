@@ -2,7 +2,7 @@
 
 ``run_pairing`` mines every site (Def. 1–3), computes global credibility (Def. 4)
 and site credibility (Def. 5), and returns each method's proposals separately
-("local", "rescue_global", "rescue_domain", "hreflang", "switch"), the "deep" guesses to
+("local", "rescue_global", "rescue_domain", "hreflang", "switch", "content"), the "deep" guesses to
 check, and the script variants.  After the fetcher has checked the guesses, the
 lead turns them into pairs with ``confirm_deep_pair`` and calls
 ``combine_candidates`` on everything.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .content import THRESHOLD as CONTENT_THRESHOLD, content_pairs
 from .declared import hreflang_pairs
 from .deep import DeepGuess, conventional_patterns, credible_site_patterns, deep_guesses
 from .methods import (LOCAL_THRESHOLD, THETA_UNNORMALIZED, combine_candidates, domain_credibility,
@@ -42,6 +43,8 @@ class PairingConfig:
     deep_top_n: int = 10
     deep_conventions: bool = True  # also guess with ⟨sr, en⟩, ⟨rs, en⟩, ⟨ε, en⟩ … (deep.conventional_patterns)
     max_bucket_pairs: int | None = 1024
+    content_pairing: bool = True  # our addition: method "content" for the pages no other method paired
+    content_threshold: float = CONTENT_THRESHOLD
 
 
 @dataclass
@@ -67,7 +70,8 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
     domains = {s.site: s.domain for s in sites if s.domain}
     domain_cred = domain_credibility(mined.values(), domains)
     by_method: dict[str, list[CandidatePair]] = {m: [] for m in
-                                                 ("local", "rescue_global", "rescue_domain", "hreflang", "switch")}
+                                                 ("local", "rescue_global", "rescue_domain", "hreflang", "switch",
+                                                  "content")}
     guesses: list[DeepGuess] = []
     conventions = conventional_patterns(languages) if config.deep_conventions else []
     variants: list[ScriptVariant] = []
@@ -91,6 +95,9 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
         declared_scripts = [(a, b) for a, alts in s.alternates.items() for b in alts.values()]
         variants += script_variant_pairs(s.pages, declared=declared_scripts) + same_language
         paired = {u for group in by_method.values() for c in group for u in c.key}
+        if config.content_pairing:
+            by_method["content"] += content_pairs(s.pages, paired, languages=languages,
+                                                  threshold=config.content_threshold)
         own = credible_site_patterns(sp, threshold=config.local_threshold, min_frequency=config.min_frequency)
         guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages,
                                 site_patterns=own, conventions=conventions)

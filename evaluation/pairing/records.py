@@ -74,7 +74,7 @@ class CandidatePair:
 
     source_url: str
     target_url: str
-    method: str  # "local", "rescue_global", "rescue_domain", "deep", "hreflang"
+    method: str  # "hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content"
     pattern: Pattern | None = None
     score: float = 0.0
     evidence: str = ""

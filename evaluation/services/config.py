@@ -19,6 +19,8 @@ class PairsSettings:
     deep_conventions: bool = True         # our addition: also guess with ⟨sr, en⟩, ⟨rs, en⟩, ⟨lat, en⟩, ⟨ε, en⟩, ⟨sr, ε⟩
     deep_checks: bool = True              # enqueue check_deep_pages (HEAD requests) after scoring
     deep_checks_per_job: int = 50
+    content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared
+    content_threshold: float = 0.25       # numbers, names and length (evaluation/pairing/content.py)
     filter_top_n: int = 30                # Def. 9: top 30 patterns by global credibility
     filter_scale: str = "normalized"      # C(k) scale in Sim_Pattern: normalized, unnormalized or unit
     filter_alpha: float = 0.5

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant
+from evaluation.pairing.content import content_pairs
 from evaluation.pairing.declared import hreflang_pairs
 from evaluation.pairing.switch import switch_pairs
 from evaluation.pairing.deep import (
@@ -35,7 +36,7 @@ from evaluation.services.patterns import lock_site
 from training.learn.page_body import SiteLines
 from training.promoted import pair_decider
 
-METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep")
+METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 ONE_TO_ONE_REASON = "one-to-one: a page of this pair is paired with a better candidate"
 
 
@@ -129,7 +130,11 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     Returns (candidate, verdict, chosen) triples. The candidates the one-to-one choice drops are read
     by the filter too (and stored removed, with the filter's scores), so a promoted pair classifier
     can decide among them and the evaluation's "removed" stratum shows what they were."""
-    groups = [proposals.by_method.get(m, []) for m in METHODS if m != "deep"] + [deep]
+    groups = [proposals.by_method.get(m, []) for m in METHODS if m not in ("deep", "content")] + [deep]
+    if cfg.content_pairing:  # last: only pages every URL method left alone
+        paired = {u for group in groups for c in group for u in c.key}
+        groups.append(content_pairs(loaded.records.values(), paired, languages=languages,
+                                    threshold=cfg.content_threshold))
     everything = combine_candidates(*groups, one_to_one=False)
     scripts = serbian_scripts(loaded.records.values())
     chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 
 from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, body_features
 
-METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep")
+METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 
 FEATURE_NAMES: tuple[str, ...] = (
     "similarity", "similarity_missing", "sim_same", "sim_pattern", "sim_undefined",

@@ -74,7 +74,7 @@ def _jaccard(a: set, b: set) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def _profile_correlation(a: list[int], b: list[int]) -> float:
+def profile_correlation(a: list[int], b: list[int]) -> float:
     """Pearson correlation of the two bodies' line lengths, line by line in order (0 when undefined)."""
     k = min(len(a), len(b), PROFILE_LINES)
     if k < 3:
@@ -105,7 +105,7 @@ def body_features(source_text: str, target_text: str, site: SiteLines | None = N
         "body_length_log_ratio": abs(math.log((chars[0] + 1) / (chars[1] + 1))),
         "body_lines_ratio": _ratio(len(a), len(b)),
         "body_longest_line_ratio": _ratio(max(map(len, a)), max(map(len, b))),
-        "body_profile_correlation": _profile_correlation([len(x) for x in a], [len(x) for x in b]),
+        "body_profile_correlation": profile_correlation([len(x) for x in a], [len(x) for x in b]),
         "body_identical_share": identical_chars / min(chars),
         "body_number_share": _jaccard(*(set(NUMBER.findall(t)) for t in joined)),
         "body_name_share": _jaccard(*({w.casefold() for w in NAME.findall(t)} for t in joined)),

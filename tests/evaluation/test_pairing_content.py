@@ -1,0 +1,116 @@
+"""Method "content": pages whose URLs say nothing are paired by the numbers, names and paragraphs they share."""
+import pytest
+
+from crawlweb.crawler.htmlparse import parse_html
+from evaluation.pairing.content import content_pairs, names_in
+from evaluation.pairing.records import PageRecord
+
+from .realsites import REAL_SITES, load_real_sites
+
+MENU = {"sr": "Početna\nSobe\nRestoran\nKontakt", "en": "Home\nRooms\nRestaurant\nContact"}
+FOOTER = "Hotel Konstantin, Kralja Milana 12, Beograd\n+381 11 3345 678"
+BODIES = {  # a small hotel's pages, as the crawl stores their text (one block per line)
+    ("sr", "sobe"): "Naše sobe\nHotel ima 24 sobe i 3 apartmana sa pogledom na Kalemegdan.\n"
+                    "Dvokrevetna soba košta 85 evra, apartman 140 evra, sa doručkom.",
+    ("en", "rooms"): "Our rooms\nThe hotel has 24 rooms and 3 suites overlooking Kalemegdan.\n"
+                     "A double room costs 85 euros, a suite 140 euros, breakfast included.",
+    ("sr", "restoran"): "Restoran\nŠef kuhinje Marko Petrović spremа jela srpske i mediteranske kuhinje.\n"
+                        "Restoran je otvoren od 7 do 23 časa, a terasa od maja do oktobra.",
+    ("en", "restaurant"): "Restaurant\nOur chef Marko Petrović cooks Serbian and Mediterranean dishes.\n"
+                          "The restaurant is open from 7 to 23, the terrace from May to October.",
+    ("sr", "kontakt"): "Kontakt\nRecepcija radi 0 do 24 časa.\nPišite nam na adresu rezervacije, odgovaramo za 2 sata.",
+    ("en", "contact"): "Contact\nThe reception is open 0 to 24 hours.\nWrite to our bookings address, we answer within 2 hours.",
+    ("sr", "vesti-2024"): "Vesti\nU decembru 2024. otvaramo novu salu za 60 gostiju u ulici Njegoševoj.",
+}
+
+
+def hotel_pages(bodies=BODIES) -> list[PageRecord]:
+    pages = []
+    for (lang, slug), body in bodies.items():
+        text = "\n".join((MENU[lang], body, FOOTER))
+        pages.append(PageRecord(f"http://hotel.rs/{slug}.html", lang, text_length=len(text), text=text))
+    return pages
+
+
+def pairs_of(candidates) -> set[tuple[str, str]]:
+    return {(c.source_url.rsplit("/", 1)[1], c.target_url.rsplit("/", 1)[1]) for c in candidates}
+
+
+def test_translated_slugs_are_paired_by_what_their_bodies_share():
+    found = content_pairs(hotel_pages(), set(), languages=("sr", "en"))
+    assert pairs_of(found) == {("sobe.html", "rooms.html"), ("restoran.html", "restaurant.html"),
+                               ("kontakt.html", "contact.html")}
+    assert {c.method for c in found} == {"content"}
+    rooms = next(c for c in found if c.source_url.endswith("sobe.html"))
+    assert rooms.evidence.startswith("content ") and "4 numbers" in rooms.evidence  # 24, 3, 85, 140
+
+
+def test_a_page_without_a_translation_stays_unpaired():
+    found = content_pairs(hotel_pages(), set(), languages=("sr", "en"))
+    assert not [c for c in found if "vesti" in c.source_url]
+
+
+def test_the_sites_template_does_not_pair_pages():
+    # Every page carries the footer's address and phone number: they are no evidence, so two pages that
+    # share nothing else are no pair.
+    bodies = {("sr", "galerija"): "Galerija\nFotografije enterijera i bašte.",
+              ("en", "events"): "Events\nWeddings, birthdays and business dinners on request."}
+    found = pairs_of(content_pairs(hotel_pages({**BODIES, **bodies}), set(), languages=("sr", "en")))
+    assert len(found) == 3 and not {"galerija.html", "events.html"} & {page for pair in found for page in pair}
+
+
+def test_pages_another_method_paired_are_left_alone():
+    paired = {"http://hotel.rs/sobe.html", "http://hotel.rs/rooms.html"}
+    found = content_pairs(hotel_pages(), paired, languages=("sr", "en"))
+    assert pairs_of(found) == {("restoran.html", "restaurant.html"), ("kontakt.html", "contact.html")}
+
+
+def test_the_language_order_is_the_callers():
+    found = content_pairs(hotel_pages(), set(), languages=("en", "sr"))
+    assert ("rooms.html", "sobe.html") in pairs_of(found)
+
+
+def test_cyrillic_serbian_pairs_by_its_latin_reading():
+    bodies = {("sr", "sobe"): "Наше собе\nХотел има 24 собе и 3 апартмана са погледом на Калемегдан.\n"
+                              "Двокреветна соба кошта 85 евра, апартман 140 евра, са доручком.",
+              ("en", "rooms"): BODIES[("en", "rooms")]}
+    found = content_pairs(hotel_pages(bodies), set(), languages=("sr", "en"))
+    assert pairs_of(found) == {("sobe.html", "rooms.html")}
+
+
+def test_a_sentences_first_word_is_no_name():
+    assert names_in("Our chef Marko Petrović cooks. Serbian dishes, and More") == {"marko", "petrović", "more"}
+
+
+def test_a_site_with_too_many_unpaired_pages_is_left_to_the_url_methods():
+    assert content_pairs(hotel_pages(), set(), languages=("sr", "en"), max_pages=2) == []
+
+
+def test_a_higher_threshold_keeps_only_the_strongest_pairs():
+    strong = content_pairs(hotel_pages(), set(), languages=("sr", "en"), threshold=0.9)
+    assert len(strong) < 3
+
+
+@pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data not found at {REAL_SITES}")
+def test_on_the_real_sites_alone_it_finds_most_pairs_and_few_wrong_ones():
+    # No URL method at all: every page of the 8 real sites (languages from truth.json) to this method.
+    right = wrong = 0
+    truth = set()
+    for site in load_real_sites():
+        languages = site.truth_languages()
+        truth |= set(site.truth_pairs)
+        pages = [PageRecord(url, languages[url], text=parse_html(html, url).text)
+                 for url, html in site.files.items() if url in languages]
+        for cand in content_pairs(pages, set(), languages=("sr", "en")):
+            right, wrong = (right + 1, wrong) if cand.key in truth else (right, wrong + 1)
+    assert right >= 0.75 * len(truth), (right, len(truth))  # 48 of 61 when written
+    assert wrong <= 0.05 * (right + wrong), (right, wrong)  # 2
+
+
+def test_pages_known_by_their_html_only_are_read_like_a_crawls_text():
+    def html(page):
+        body = "".join(f"<p>{line}</p>" for line in page.text.splitlines())
+        return f"<html><body>{body}</body></html>"
+    pages = [PageRecord(p.url, p.lang, html=html(p)) for p in hotel_pages()]
+    assert pairs_of(content_pairs(pages, set(), languages=("sr", "en"))) == pairs_of(
+        content_pairs(hotel_pages(), set(), languages=("sr", "en")))
