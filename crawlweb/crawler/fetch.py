@@ -391,8 +391,12 @@ def looks_binary(body: bytes) -> bool:
     return head.startswith(BINARY_MAGIC) or b"\x00" in head
 
 
+SCRIPT_TYPES = ("application/javascript", "text/javascript", "application/x-javascript", "application/ecmascript",
+                "text/ecmascript")
+
+
 def content_kind(result: FetchResult) -> str:
-    """'html', 'text', 'pdf' or 'other', from Content-Type, sniffing the body when the type is missing or generic,
+    """'html', 'text', 'script', 'pdf' or 'other', from Content-Type, sniffing the body when the type is missing or generic,
     and refusing a declared text type whose body is binary."""
     ctype = result.content_type
     if ctype.startswith("text/") and looks_binary(result.body):
@@ -401,6 +405,8 @@ def content_kind(result: FetchResult) -> str:
         return "html"
     if ctype == "text/plain":
         return "text"
+    if ctype in SCRIPT_TYPES:
+        return "script"
     if ctype == "application/pdf":
         return "pdf"
     if ctype in ("", "application/octet-stream", "binary/octet-stream"):

@@ -15,7 +15,8 @@ import lxml.etree
 import lxml.html
 
 from .paramlinks import param_links
-from .scriptlinks import MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, script_links
+from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
+                          same_site, script_links)
 from .urls import resolve_link
 
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg", "math", "object",
@@ -39,7 +40,9 @@ class ParsedLink:
     # "a", "area", "alternate", "canonical", "frame", "refresh"; "onclick": a click target written in the
     # markup (an event handler's navigation, a <select> chooser's options, data-href); "script": a
     # speculative link read from an inline script (crawler.scriptlinks), same site only; "param": a
-    # speculative link to a page named in another link's query (crawler.paramlinks), same site only
+    # speculative link to a page named in another link's query (crawler.paramlinks), same site only;
+    # "script-src": the site's own external script (crawler.scriptlinks.own_script), read for links like
+    # an inline one once fetched, same site only
     kind: str
     anchor_text: str = ""
     text_before: str = ""
@@ -307,6 +310,10 @@ def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page:
             extra.append(ParsedLink(url=url, kind="refresh"))
     elif tag == "script" and not el.get("src"):
         walker.add_script(el.text)
+    elif tag == "script":  # the site's own external script: read for links once fetched (page_prep)
+        url = resolve_link(base, el.get("src"))
+        if url and own_script(url) and same_site(url, base) and sum(1 for link in extra if link.kind == "script-src") < MAX_PAGE_SCRIPTS:
+            extra.append(ParsedLink(url=url, kind="script-src"))
     elif tag == "select":
         extra.extend(_chooser_options(el, base))
     if tag != "select":  # a chooser's handler reads its options, done above

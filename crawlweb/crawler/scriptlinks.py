@@ -179,3 +179,41 @@ def script_links(scripts: list[str], base: str, limit: int = MAX_SCRIPT_LINKS) -
     for link in navigation_targets(code, base) + path_literals(code, base):
         links.setdefault(link.url, link)
     return list(links.values())[:limit]
+
+
+# External scripts (<script src>) of the site's own: a page whose language switch or menu is built by
+# js/main.js names its pages only there. Libraries never do, and every site loads the same ones.
+MAX_PAGE_SCRIPTS = 5  # own external scripts followed per page
+_LIBRARY = re.compile(
+    r"(?:^|[/._-])(?:jquery|bootstrap|popper|holder|swiper|aos|isotope|glightbox|lightbox|slick|owl|wow|gsap|"
+    r"three|react|vue|angular|lodash|moment|chart|d3|leaflet|mapbox|gtag|analytics|gtm|recaptcha|polyfill|"
+    r"modernizr|fontawesome|validate|jspdf|html2canvas|pdfmake|typed|particles|scrollreveal|fancybox|"
+    r"magnific|masonry|imagesloaded|waypoints|counterup|easing|parallax|vendor|vendors|node_modules|libs?|"
+    r"plugins?|cdn|dist|min|bundle|chunk|runtime|webpack|polyfills)(?:[/._-]|$)", re.IGNORECASE)
+_ASSET_FOLDERS = frozenset({"js", "javascript", "javascripts", "script", "scripts", "assets", "static", "src"})
+
+
+def own_script(url: str) -> bool:
+    """A same-site script worth reading for links: a .js file whose path names no known library or
+    bundle (jquery.min.js, assets/vendor/…, main.bundle.js are skipped)."""
+    path = urlsplit(url).path
+    return path.lower().endswith((".js", ".mjs")) and not _LIBRARY.search(path)
+
+
+def script_base(script_url: str) -> str:
+    """The URL a script's relative page paths are read against. A script runs in the page that loads
+    it, so its 'about-sr.html' is the page's neighbour, not the script's: a script kept in an asset
+    folder (/assets/js/sr.js, /js/gallery/slides.js) is taken to serve the pages above that folder;
+    one kept beside the pages (/sr/menu.js) serves its own folder."""
+    parts = urlsplit(script_url)
+    folders = parts.path.split("/")[1:-1]
+    lowered = [folder.lower() for folder in folders]
+    first_asset = next((i for i, folder in enumerate(lowered) if folder in _ASSET_FOLDERS), len(folders))
+    folders = folders[:first_asset]
+    path = "/" + "".join(f"{folder}/" for folder in folders)
+    return parts._replace(path=path, query="", fragment="").geturl()
+
+
+def script_file_links(code: str, script_url: str, limit: int = MAX_SCRIPT_LINKS) -> list[ScriptLink]:
+    """Speculative links of an external script, read like an inline one from the pages it serves."""
+    return script_links([code], script_base(script_url), limit)

@@ -26,7 +26,9 @@ DEFAULT_SESSION_PARAMS: tuple[str, ...] = (
 DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 MAX_URL_LENGTH = 250  # Combine's default maxUrlLength
 
-# Binary formats we never fetch as documents. PDF is deliberately absent: it is a document.
+# Binary formats we never fetch as documents. PDF is deliberately absent: it is a document. So are
+# scripts (.js, .mjs): a site's own script may name the pages no <a href> names (links of kind
+# "script-src", which only the site's own scripts get: crawler.scriptlinks.own_script).
 BINARY_EXTENSIONS: frozenset[str] = frozenset("""
     jpg jpeg jpe png gif bmp tif tiff webp ico svg svgz avif heic psd raw cr2 nef
     mp3 wav ogg oga opus flac aac m4a wma mid midi aif aiff
@@ -34,7 +36,7 @@ BINARY_EXTENSIONS: frozenset[str] = frozenset("""
     zip rar 7z tar gz tgz bz2 tbz xz txz lz lzma z cab iso dmg jar war apk deb rpm
     exe msi bin dll so dylib class pkg app bat com
     woff woff2 ttf otf eot
-    css js mjs map
+    css map
 """.split())
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

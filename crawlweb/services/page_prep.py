@@ -19,6 +19,7 @@ from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_html
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
+from crawlweb.crawler.scriptlinks import script_file_links
 from crawlweb.crawler.sitemaps import NotASitemap, looks_like_sitemap, parse_sitemap
 from crawlweb.crawler.structure import tag_signature
 from crawlweb.crawler.urls import InvalidURL, normalize_url, registrable_domain, site_name
@@ -32,10 +33,10 @@ WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short Engli
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
 # Canonical links are recorded but not followed: the canonical page is usually linked anyway.
 FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text", "script", "param",
-                       "sitemap", "sitemap-alternate")
+                       "sitemap", "sitemap-alternate", "script-src")
 # Guesses (string literals of scripts, crawler.scriptlinks; pages named in a link's query,
-# crawler.paramlinks): followed inside their site, never off it.
-SPECULATIVE_LINK_KINDS = ("script", "param")
+# crawler.paramlinks) and the site's own external scripts: followed inside their site, never off it.
+SPECULATIVE_LINK_KINDS = ("script", "param", "script-src")
 KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "server", "location")
 # Link context columns and their lengths (crawlweb.models.Link): longer values are cut, never refused.
 LINK_CONTEXT_LIMITS = {"anchor_text": 1000, "text_around": 2000, "img_alt": 500, "img_src": 2000,
@@ -112,6 +113,13 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         # The links live on as page.links: the parsed copies would only be carried (and, from a
         # preparation process, pickled) for nothing.
         parsed.links = []
+    elif content_kind(result) == "script":
+        # The site's own external script (a link of kind "script-src"): its string literals are
+        # speculative links, read against the pages it serves (crawler.scriptlinks.script_base).
+        page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
+        code, _charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
+        page.links = [made for found in script_file_links(code, result.final_url)
+                      if (made := prepare_link(found.url, "script", source_site, config, hreflang=found.hreflang))]
     elif looks_like_sitemap(result.body):
         # An empty parse: the crawl's strategy plans Targets from the sitemap's links as from a page's.
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)

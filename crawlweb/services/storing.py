@@ -35,6 +35,10 @@ from frontier.strategies.base import LinkOut, Strategy
 
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
 NO_SITEMAP_STATUSES = (404, 410)
+# A site's own script (link kind "script-src") may name pages nothing else links, but most name none:
+# it is fetched after the pages around it, as if it were this many levels deeper (every strategy's
+# priorities span less than that: breadth-first -depth, FC (-1, 0), classifier scores [0, 1]).
+SCRIPT_DEFERRAL = 3.0
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
@@ -254,10 +258,14 @@ def _planned_targets(strategy: Strategy, item: Fetched, page: Page) -> list[NewT
     target, prepared = item.lease.target, item.prepared
     outs = [LinkOut(link.candidate, link.values["out_of_site"], link.target_site)
             for link in prepared.links if link.followed]
+    scripts = {id(link.candidate) for link in prepared.links if link.followed and link.values["kind"] == "script-src"}
     source_site = site_name(item.lease.host.name)
     planned_targets = []
     for planned in strategy.targets_for_page(target, page, prepared.parsed, outs):
         planned.candidate.priority = planned.priority
+        if id(planned.candidate) in scripts:  # a last resort: after every page the strategy ranks
+            priority = -float(target.depth + 1) if planned.priority is None else planned.priority
+            planned.candidate.priority = priority - SCRIPT_DEFERRAL
         planned_targets.append(NewTarget(planned.candidate, planned.origin, target.depth + 1, page, source_site))
     return planned_targets
 

@@ -93,13 +93,14 @@ def unjudged_sites(crawl, limit: int) -> list[NewTarget]:
 
 
 def _in_site_links(crawl, site_ids) -> tuple[list[Link], set[str], dict[int, int]]:
-    """The sites' stored in-site links, shallowest source pages first; the URLs among them the crawl
-    has as Targets already; the depth of each source page."""
+    """The sites' stored in-site links, shallowest source pages first (the sites' scripts after every
+    page); the URLs among them the crawl has as Targets already; the depth of each source page."""
     links = _links(crawl, out_of_site=False, page__site_id__in=site_ids)
     known = set(Target.objects.filter(crawl=crawl, url__in={link.target_url for link in links})
                 .values_list("url", flat=True))
     depths = _depths(crawl, [link.page_id for link in links])
-    links.sort(key=lambda link: (depths.get(link.page_id, 0), link.page_id, link.id))
+    # the sites' own scripts (kind "script-src") last: most of them name no page
+    links.sort(key=lambda link: (link.kind == "script-src", depths.get(link.page_id, 0), link.page_id, link.id))
     return links, known, depths
 
 

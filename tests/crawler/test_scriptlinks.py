@@ -1,7 +1,7 @@
 """Speculative links from scripts and event attributes (crawlweb.crawler.scriptlinks, htmlparse)."""
 from crawlweb.crawler.htmlparse import parse_html
-from crawlweb.crawler.scriptlinks import (MAX_SCRIPT_LINKS, language_codes, navigation_targets, path_literals,
-                                          script_links)
+from crawlweb.crawler.scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_LINKS, language_codes, navigation_targets,
+                                          own_script, path_literals, script_base, script_file_links, script_links)
 
 # The root index.html of www.drustvohispanistasrbija.rs (vanjakudra-ship-it/dh_www@6998105, development
 # data real-sites): the only way on is a script that picks the language.
@@ -130,3 +130,53 @@ def test_a_language_parameter_is_still_filled_with_the_scripts_codes():
     code = "var l = 'sr'; if (x) { l = 'en'; } location.href = '/index.php?lang=' + l;"
     assert [(f.url, f.hreflang) for f in navigation_targets(code, "http://primer.rs/")] == [
         ("http://primer.rs/index.php?lang=sr", "sr"), ("http://primer.rs/index.php?lang=en", "en")]
+
+
+# chinese-restaurant-website (LukaKaludjerovic/Chinese_Restaurant_Website, index.html and assets/js/sr.js):
+# the account pages are named only in the site's own script, beside a row of library scripts.
+RESTAURANT_SCRIPTS = """<html><body><a href="index-sr.html">Početna</a>
+<script src="assets/vendor/bootstrap/js/bootstrap.bundle.min.js"></script>
+<script src="assets/vendor/aos/aos.js"></script>
+<script src="https://code.jquery.com/jquery-3.3.1.slim.min.js"></script>
+<script src="https://cdn.example.net/widget.js"></script>
+<script src="assets/js/main.js"></script>
+<script src="assets/js/sr.js"></script>
+</body></html>"""
+RESTAURANT_SR_JS = """function showAccount() {
+    const a = document.getElementById("account");
+    if (localStorage.getItem("user")) {
+        a.href = "account-logged-sr.html";
+    } else {
+        a.href = "account-sr.html";
+    }
+}
+function logout() { localStorage.removeItem("user"); window.location.href = "index-sr.html"; }"""
+
+
+def test_a_pages_own_external_scripts_are_links_to_read_and_libraries_are_not():
+    page = parse_html(RESTAURANT_SCRIPTS, "http://restoran.example/index-sr.html")
+    scripts = [link.url for link in page.links if link.kind == "script-src"]
+    assert scripts == ["http://restoran.example/assets/js/main.js", "http://restoran.example/assets/js/sr.js"]
+
+
+def test_at_most_a_few_external_scripts_per_page():
+    html = "".join(f'<script src="/js/part{i}.js"></script>' for i in range(20))
+    page = parse_html(html, "http://primer.rs/")
+    assert len([link for link in page.links if link.kind == "script-src"]) == MAX_PAGE_SCRIPTS
+
+
+def test_own_scripts_are_told_from_libraries_by_their_path():
+    assert own_script("http://a.rs/js/login.js") and own_script("http://a.rs/zvezdara_en.js")
+    for library in ("http://a.rs/jquery-3.js", "http://a.rs/popper.js", "http://a.rs/js/main.min.js",
+                    "http://a.rs/assets/vendor/aos/aos.js", "http://a.rs/dist/app.bundle.js", "http://a.rs/style.css"):
+        assert not own_script(library), library
+
+
+def test_an_external_scripts_paths_are_read_from_the_pages_it_serves():
+    # assets/js/sr.js runs in /index-sr.html: its "account-sr.html" is /account-sr.html
+    found = script_file_links(RESTAURANT_SR_JS, "http://restoran.example/assets/js/sr.js")
+    assert {link.url for link in found} == {"http://restoran.example/index-sr.html",
+                                            "http://restoran.example/account-logged-sr.html",
+                                            "http://restoran.example/account-sr.html"}
+    assert script_base("http://a.rs/js/gallery/slides.js") == "http://a.rs/"
+    assert script_base("http://a.rs/sr/menu.js") == "http://a.rs/sr/"  # kept beside its pages

@@ -126,8 +126,9 @@ def test_without_allow_rules_everything_is_allowed_except_binary_files():
     rules = UrlRules.parse("")
     assert rules.check("http://example.com/page.html") is None
     assert rules.check("http://example.com/dokument.pdf") is None  # PDF is a document, kept
-    for ext in ("jpg", "PNG", "mp3", "mp4", "zip", "exe", "woff2", "css", "js"):
+    for ext in ("jpg", "PNG", "mp3", "mp4", "zip", "exe", "woff2", "css"):
         assert rules.check(f"http://example.com/file.{ext}") == f"excluded: binary file extension .{ext.lower()}"
+    assert rules.check("http://example.com/js/main.js") is None  # a site's own script may name its pages
     assert rules.check("http://example.com/image.php?file=x.jpg") is None  # the query is not an extension
 
 
