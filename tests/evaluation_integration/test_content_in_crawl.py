@@ -5,18 +5,11 @@ ones under /en/ with translated slugs (/sr/sobe.html, /en/rooms.html), a languag
 leads to the other home page, no hreflang.  The URL methods pair the two homes; the rest is left to
 the content method, and a Serbian news page with no English version must stay unpaired.
 """
-import json
-import re
-
 import pytest
 
-from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
-from crawlweb.testweb.generator import generate_web
-from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair
 from evaluation.services import scoring
-from tests.conftest import route_through
+from tests.served_site import crawl_of_site, served_site
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,34 +54,18 @@ def _page(lang, slug):
 
 @pytest.fixture(scope="module")
 def site_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("real-sites")
-    for lang, slug in BODIES:
-        folder = root / "hosts" / HOST / lang
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{slug}.html").write_text(_page(lang, slug), encoding="utf-8")
-    (root / "hosts" / HOST / "index.html").write_text(
-        '<html><head><meta http-equiv="refresh" content="0; url=/sr/index.html"></head>'
-        '<body><a href="/sr/index.html">Hotel Konstantin</a></body></html>')
+    files = {f"{lang}/{slug}.html": _page(lang, slug) for lang, slug in BODIES}
+    files["index.html"] = ('<html><head><meta http-equiv="refresh" content="0; url=/sr/index.html"></head>'
+                           '<body><a href="/sr/index.html">Hotel Konstantin</a></body></html>')
     pairs = [[f"http://{HOST}/sr/{sr}.html", f"http://{HOST}/en/{en}.html"] for sr, en in TRANSLATIONS]
-    (root / "truth.json").write_text(json.dumps({"sites": [{"host": HOST, "parallel_pairs": pairs}]}))
-    server = TestWebServer(generate_web(seed=3, size=16, pages_per_site=2), host="127.0.0.1", port=0,
-                           real_sites_dir=root)
-    server.start()
-    yield server
-    server.stop()
+    with served_site(tmp_path_factory.mktemp("real-sites"), HOST, files, pairs) as server:
+        yield server
 
 
 @pytest.fixture
 def crawled(site_server, settings, crawl_settings, empty_queues, monkeypatch):
-    from crawlweb.services.network import fetcher_for
-
-    route_through(site_server, monkeypatch)
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
-    crawl = Crawl.objects.create(name="content", page_budget=30,
-                                 config={"url_rules": f"allow HOST:^{re.escape(HOST)}$"})
-    start_crawl(crawl, extra_urls=[f"http://{HOST}/"])
-    yield crawl
-    fetcher_for.cache_clear()
+    with crawl_of_site(site_server, HOST, f"http://{HOST}/", monkeypatch, settings, name="content") as crawl:
+        yield crawl
 
 
 def _kept(crawl) -> dict[tuple[str, str], CandidatePair]:

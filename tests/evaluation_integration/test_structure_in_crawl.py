@@ -6,19 +6,13 @@ document (a price table where the Serbian page is prose).  Everything else about
 right (its links pair by the site's pattern, both languages, similar text length), so only its
 structure tells it apart.
 """
-import json
-import re
-
 import pytest
 
 from crawlweb.crawler.structure import tag_signature
-from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
-from crawlweb.testweb.generator import generate_web
-from crawlweb.testweb.server import TestWebServer
+from crawlweb.models import Page
 from evaluation.models import CandidatePair
 from evaluation.services import scoring
-from tests.conftest import route_through
+from tests.served_site import crawl_of_site, served_site
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,35 +58,18 @@ def _page(lang, slug):
 
 @pytest.fixture(scope="module")
 def site_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("real-sites")
-    for lang in ("sr", "en"):
-        folder = root / "hosts" / HOST / lang
-        folder.mkdir(parents=True)
-        for slug, _ in NAV[lang]:
-            (folder / f"{slug}.html").write_text(_page(lang, slug), encoding="utf-8")
-    (root / "hosts" / HOST / "index.html").write_text('<html><body><a href="/sr/index.html">Srpski</a> '
-                                                      '<a href="/en/index.html">English</a></body></html>')
-    (root / "truth.json").write_text(json.dumps({"sites": [{"host": HOST, "parallel_pairs": [
-        [f"http://{HOST}/sr/{slug}.html", f"http://{HOST}/en/{slug}.html"] for slug in ("index", "usluge", "kontakt")]}]}))
-    server = TestWebServer(generate_web(seed=3, size=16, pages_per_site=2), host="127.0.0.1", port=0,
-                           real_sites_dir=root)
-    server.start()
-    yield server
-    server.stop()
+    files = {f"{lang}/{slug}.html": _page(lang, slug) for lang in ("sr", "en") for slug, _ in NAV[lang]}
+    files["index.html"] = '<html><body><a href="/sr/index.html">Srpski</a> <a href="/en/index.html">English</a></body></html>'
+    pairs = [[f"http://{HOST}/sr/{slug}.html", f"http://{HOST}/en/{slug}.html"] for slug in ("index", "usluge", "kontakt")]
+    with served_site(tmp_path_factory.mktemp("real-sites"), HOST, files, pairs) as server:
+        yield server
 
 
 @pytest.fixture
 def crawled(site_server, settings, crawl_settings, empty_queues, monkeypatch):
-    from crawlweb.services.network import fetcher_for
-
-    route_through(site_server, monkeypatch)
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
     settings.PAIRS_CHECK_STRUCTURE = True
-    crawl = Crawl.objects.create(name="structure", page_budget=30,
-                                 config={"url_rules": f"allow HOST:^{re.escape(HOST)}$"})
-    start_crawl(crawl, extra_urls=[f"http://{HOST}/"])
-    yield crawl
-    fetcher_for.cache_clear()
+    with crawl_of_site(site_server, HOST, f"http://{HOST}/", monkeypatch, settings, name="structure") as crawl:
+        yield crawl
 
 
 def _pairs(crawl):

@@ -6,19 +6,13 @@ scripts. The crawler fetches the site's own scripts (never the libraries beside 
 string literals like an inline script's, and so reaches and pairs the pages: here the switch is a
 JavaScript function, so nothing but the script leads to the English side.
 """
-import json
-import re
-
 import pytest
 
-from crawlweb.models import Crawl, Link, Page
-from crawlweb.services.crawl_control import start_crawl
-from crawlweb.testweb.generator import generate_web
-from crawlweb.testweb.server import TestWebServer
+from crawlweb.models import Link, Page
 from crawlweb.services.storing import SCRIPT_DEFERRAL
 from evaluation.models import CandidatePair
 from frontier.models import Target
-from tests.conftest import route_through
+from tests.served_site import crawl_of_site, served_site
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,35 +47,19 @@ def _page(name):
 
 @pytest.fixture(scope="module")
 def site_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("real-sites")
-    site = root / "hosts" / HOST
-    (site / "assets" / "js").mkdir(parents=True)
-    (site / "assets" / "vendor" / "jquery").mkdir(parents=True)
-    for name in TEXT:
-        (site / name).write_text(_page(name), encoding="utf-8")
-    (site / "assets" / "js" / "main.js").write_text(MAIN_JS, encoding="utf-8")
-    (site / "assets" / "vendor" / "jquery" / "jquery.min.js").write_text("/*! jQuery */ var jQuery = {};")
+    files = {name: _page(name) for name in TEXT}
+    files["assets/js/main.js"] = MAIN_JS
+    files["assets/vendor/jquery/jquery.min.js"] = "/*! jQuery */ var jQuery = {};"
     pairs = [[f"http://{HOST}/index.html", f"http://{HOST}/index-en.html"],
              [f"http://{HOST}/jelovnik.html", f"http://{HOST}/jelovnik-en.html"]]
-    (root / "truth.json").write_text(json.dumps({"sites": [{"host": HOST, "parallel_pairs": pairs}]}))
-    server = TestWebServer(generate_web(seed=3, size=16, pages_per_site=2), host="127.0.0.1", port=0,
-                           real_sites_dir=root)
-    server.start()
-    yield server
-    server.stop()
+    with served_site(tmp_path_factory.mktemp("real-sites"), HOST, files, pairs) as server:
+        yield server
 
 
 @pytest.fixture
 def crawled(site_server, settings, crawl_settings, empty_queues, monkeypatch):
-    from crawlweb.services.network import fetcher_for
-
-    route_through(site_server, monkeypatch)
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
-    crawl = Crawl.objects.create(name="scripts", page_budget=30,
-                                 config={"url_rules": f"allow HOST:^{re.escape(HOST)}$"})
-    start_crawl(crawl, extra_urls=[f"http://{HOST}/index.html"])
-    yield crawl
-    fetcher_for.cache_clear()
+    with crawl_of_site(site_server, HOST, f"http://{HOST}/index.html", monkeypatch, settings, name="scripts") as crawl:
+        yield crawl
 
 
 def test_the_sites_own_script_is_fetched_and_its_pages_reached(crawled):
