@@ -15,14 +15,14 @@ Per site, among the pages of the pair's two languages that no other method propo
 - score = W_NUMBERS·J(numbers) + W_NAMES·J(names) + W_LENGTH·(shorter body / longer body)
   + W_PROFILE·max(0, r), J the Jaccard index of the two pages' sets and r the correlation of their
   body lines' lengths in order (page_body.profile_correlation: a translation keeps its paragraphs);
-- pairs are chosen greedily from the best score down, one counterpart per page, when the score
-  reaches ``threshold`` and the pages share a number or a name.
-Only pages that share one are compared (an index from number or name to pages), and a site with more
-than ``max_pages`` such pages in a language is left alone: the method is for the small sites whose
-URLs say nothing. The filter still reads every pair it proposes.
+- two unpaired pages are a pair when the score reaches ``threshold`` and each is the other's best
+  match among all the site's pages of the other language, paired ones included.
+Only pages that share a number or a name are compared (an index from each to its pages), and a site
+with more than ``max_pages`` unpaired pages in a language is left alone: the method is for the small
+sites whose URLs say nothing. The filter still reads every pair it proposes.
 
 On the real development web, this method alone (no URL method, every page of every site) proposes
-269 pairs, 258 of them right, and finds 75 % of the translated pairs (bench/realweb.py measures it
+256 pairs, 250 of them right, and finds 73 % of the translated pairs (bench/realweb.py measures it
 after the URL methods, in a crawl).
 """
 from __future__ import annotations
@@ -94,38 +94,59 @@ def _text(page: PageRecord) -> str:
 
 def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("en", "sr"),
                   threshold: float = THRESHOLD, max_pages: int = MAX_PAGES) -> list[CandidatePair]:
-    """Method "content" for one site's pages; ``paired``: URLs another method already proposed."""
+    """Method "content" for one site's pages; ``paired``: URLs another method already proposed.
+
+    A page is compared with every page of the other language, paired or not, and a pair is proposed
+    only when each page is the other's best match: a page whose true counterpart another method has
+    paired (or the crawl never fetched) must not take the next best page left over."""
     first, second = check_languages(languages)
     pages = list(pages)
     texts = {page.url: _text(page) for page in pages}
     site = SiteLines.from_texts(texts.values())
     sides: dict[str, dict[str, Anchors]] = {first: {}, second: {}}
     for page in pages:
-        if page.url in paired or page.base_lang not in sides or not texts[page.url]:
+        if page.base_lang not in sides or not texts[page.url]:
             continue
         anchors = anchors_of(texts[page.url], site)
         if anchors.keys:
             sides[page.base_lang][page.url] = anchors
     left, right = sides[first], sides[second]
-    if not left or not right or max(len(left), len(right)) > max_pages:
+    open_left = [url for url in left if url not in paired]
+    open_right = {url for url in right if url not in paired}
+    if not open_left or not open_right or max(len(open_left), len(open_right)) > max_pages:
         return []
-    holders: dict[str, list[str]] = defaultdict(list)
-    for url, anchors in right.items():
-        for key in anchors.keys:
-            holders[key].append(url)
-    scored = []
-    for source, anchors in left.items():
-        for target in {url for key in anchors.keys for url in holders.get(key, ())}:
-            score = content_score(anchors, right[target])
-            if score >= threshold:
-                scored.append((score, source, target))
-    out, used = [], set()
-    for score, source, target in sorted(scored, key=lambda s: (-s[0], s[1], s[2])):
-        if source in used or target in used:
+    scores = _scores_with_open_pages(left, right, open_left, open_right)
+    best_of: dict[str, tuple[float, str]] = {}
+    for (source, target), score in scores.items():
+        for page, other in ((source, target), (target, source)):
+            if (score, other) > best_of.get(page, (-1.0, "")):
+                best_of[page] = (score, other)
+    out = []
+    for (source, target), score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):
+        if (source in paired or target in paired or score < threshold
+                or best_of[source][1] != target or best_of[target][1] != source):
             continue
-        used.update((source, target))
         a, b = left[source], right[target]
         out.append(CandidatePair(source, target, "content", None, round(score, 4),
                                  evidence=f"content {score:.3f}: {len(a.numbers & b.numbers)} numbers and "
                                           f"{len(a.names & b.names)} names shared"))
     return out
+
+
+def _scores_with_open_pages(left: dict[str, Anchors], right: dict[str, Anchors], open_left: list[str],
+                            open_right: set[str]) -> dict[tuple[str, str], float]:
+    """content_score of every pair that shares a number or a name and has an unpaired page on a side."""
+    holders: dict[str, dict[str, list[str]]] = {"left": defaultdict(list), "right": defaultdict(list)}
+    for side, pages in (("left", left), ("right", right)):
+        for url, anchors in pages.items():
+            for key in anchors.keys:
+                holders[side][key].append(url)
+    scores: dict[tuple[str, str], float] = {}
+    for source in open_left:
+        for target in {url for key in left[source].keys for url in holders["right"].get(key, ())}:
+            scores[(source, target)] = content_score(left[source], right[target])
+    for target in open_right:
+        for source in {url for key in right[target].keys for url in holders["left"].get(key, ())}:
+            if (source, target) not in scores:
+                scores[(source, target)] = content_score(left[source], right[target])
+    return scores
