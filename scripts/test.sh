@@ -17,6 +17,8 @@ export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
 TEST_DATABASE_URL_2="${TEST_DATABASE_URL_2:-${TEST_DATABASE_URL}_second_half}"
 TEST_REDIS_URL_2="${TEST_REDIS_URL_2:-redis://127.0.0.1:6379/14}"
 export VAR_DIR="${VAR_DIR:-$(pwd)/var/test}"
+# Each pass ends with its 15 slowest tests, so a run that grows slower says where.
+export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:-} --durations=15"
 # The first half: these directories; the second half: every other test.
 FIRST_HALF=(tests/browser tests/integration tests/faults tests/hardening tests/dashboard_live tests/crawl_setup)
 
