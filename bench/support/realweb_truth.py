@@ -26,11 +26,16 @@ def site_name(host: str) -> str:
 
 
 def page_key(url: str) -> str:
-    """A URL as the page it names: the server answers /x/ with /x/index.html, and the crawl stores
-    whichever URL reached the page first, so both sides of a comparison drop the index file."""
+    """A URL as the page it names: the server answers /x/ with /x/index.html and /x with a redirect to
+    /x/, and the crawl stores whichever URL reached the page first, so both sides of a comparison drop
+    the index file and a folder's final slash."""
     for index in ("index.html", "index.htm"):
         if url.endswith("/" + index):
-            return url[: -len(index)]
+            url = url[: -len(index)]
+            break
+    scheme, _, rest = url.partition("://")
+    if rest.count("/") > 1 and url.endswith("/"):  # not the host's root
+        url = url[:-1]
     return url
 
 
