@@ -89,3 +89,12 @@ def test_with_the_setting_off_those_pages_stay_unpaired(crawled, settings):
     scoring.score_crawl(crawled.pk)
     assert not CandidatePair.objects.filter(crawl=crawled, method="content").exists()
     assert set(_kept(crawled)) == {("index.html", "index.html")}
+
+
+def test_scoring_again_keeps_the_same_content_pairs(crawled):
+    before = {(p.pk, p.source_url, p.target_url, p.kept, p.score) for p in
+              CandidatePair.objects.filter(crawl=crawled, method="content")}
+    scoring.score_crawl(crawled.pk)
+    after = {(p.pk, p.source_url, p.target_url, p.kept, p.score) for p in
+             CandidatePair.objects.filter(crawl=crawled, method="content")}
+    assert len(before) == 3 and after == before
