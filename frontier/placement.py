@@ -52,6 +52,7 @@ from django.db import OperationalError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.language.dictionaries import MissingDictionary
 from crawlweb.models import Crawl, Page
 from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement, TargetInfo
@@ -157,8 +158,10 @@ def frontier_settings(config: dict | None) -> FrontierSettings | None:
 
 
 # --- priority -----------------------------------------------------------------------------
-def priority_terms(placements: dict[str, Placement], depth: int, config: PriorityConfig) -> list[tuple[str, float]]:
-    """The summands of ``layered_priority``, named, so the dashboard can show where a number comes from."""
+def priority_terms(placements: dict[str, Placement], depth: int, config: PriorityConfig,
+                   script: bool = False) -> list[tuple[str, float]]:
+    """The summands of ``layered_priority``, named, so the dashboard can show where a number comes from.
+    ``script``: the Target is a site's own script (link kind "script-src"), fetched after every page."""
     terms = []
     for code, p in sorted(placements.items()):
         weight = config.weight(code)
@@ -167,6 +170,9 @@ def priority_terms(placements: dict[str, Placement], depth: int, config: Priorit
         if bonus:
             terms.append((f"{code} rule {p.rule} x weight {weight:g}", bonus * weight))
     layers_and_rules = math.fsum(value for _, value in terms)
+    if script:  # most scripts name no page: below every page, whatever layer its name earned (a page's
+        # priority is at least -eps x DEPTH_CAP > -1)
+        terms.append(("a site's own script: after every page", -(layers_and_rules + 1.0)))
     terms.append((f"depth {depth} (breadth-first among equal layers)",
                   -config.tie_break_epsilon * min(depth, DEPTH_CAP)))
     rank = combine_priority(placements, config) - layers_and_rules  # combine_priority's tie-break term, in (0, eps)
@@ -175,9 +181,10 @@ def priority_terms(placements: dict[str, Placement], depth: int, config: Priorit
     return terms
 
 
-def layered_priority(placements: dict[str, Placement], depth: int, config: PriorityConfig) -> float:
+def layered_priority(placements: dict[str, Placement], depth: int, config: PriorityConfig,
+                     script: bool = False) -> float:
     """A placed Target's priority: layers, then depth, then Structure rank (see the module docstring)."""
-    return math.fsum(value for _, value in priority_terms(placements, depth, config))
+    return math.fsum(value for _, value in priority_terms(placements, depth, config, script))
 
 
 def as_placement(row: LayerPlacement) -> Placement:
@@ -310,9 +317,9 @@ def update_priorities(crawl_id: int, target_ids: Sequence[int], frontier: Fronti
     for row in LayerPlacement.objects.filter(target_id__in=list(target_ids), module__in=list(frontier.modules)):
         placements[row.target_id][row.module] = as_placement(row)
     changed = []
-    for pk, depth, old in Target.objects.filter(crawl_id=crawl_id, pk__in=list(placements)).order_by("id") \
-            .values_list("id", "depth", "priority"):
-        new = layered_priority(placements[pk], depth, frontier.priority)
+    for pk, depth, old, url in Target.objects.filter(crawl_id=crawl_id, pk__in=list(placements)).order_by("id") \
+            .values_list("id", "depth", "priority", "url"):
+        new = layered_priority(placements[pk], depth, frontier.priority, is_script_url(url))
         if new != old:
             changed.append(Target(pk=pk, priority=new))
     for attempt in range(DEADLOCK_RETRIES):
@@ -339,8 +346,9 @@ def explain_target(target: Target) -> dict:
     explained = {"placements": shown, "terms": [], "computed": None}
     if frontier is not None and rows:
         by_module = {row.module: as_placement(row) for row in rows if row.module in frontier.modules}
-        explained["terms"] = priority_terms(by_module, target.depth, frontier.priority)
-        explained["computed"] = layered_priority(by_module, target.depth, frontier.priority)
+        script = is_script_url(target.url)
+        explained["terms"] = priority_terms(by_module, target.depth, frontier.priority, script)
+        explained["computed"] = layered_priority(by_module, target.depth, frontier.priority, script)
     return explained
 
 

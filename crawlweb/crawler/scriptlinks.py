@@ -193,11 +193,15 @@ _LIBRARY = re.compile(
 _ASSET_FOLDERS = frozenset({"js", "javascript", "javascripts", "script", "scripts", "assets", "static", "src"})
 
 
+def is_script_url(url: str) -> bool:
+    """A URL whose path is a script file (.js, .mjs): only a page's own scripts become such Targets."""
+    return urlsplit(url).path.lower().endswith((".js", ".mjs"))
+
+
 def own_script(url: str) -> bool:
     """A same-site script worth reading for links: a .js file whose path names no known library or
     bundle (jquery.min.js, assets/vendor/…, main.bundle.js are skipped)."""
-    path = urlsplit(url).path
-    return path.lower().endswith((".js", ".mjs")) and not _LIBRARY.search(path)
+    return is_script_url(url) and not _LIBRARY.search(urlsplit(url).path)
 
 
 def script_base(script_url: str) -> str:

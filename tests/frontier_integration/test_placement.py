@@ -147,6 +147,19 @@ def test_layers_dominate_then_depth_then_structure_rank():
     assert layered_priority(placed(1, 1, 5.0), 2, config) > layered_priority(placed(1, 1, 1.0), 2, config)
 
 
+def test_a_sites_own_script_comes_after_every_page_whatever_its_layers():
+    from frontier.layers.base import Placement
+    from frontier.placement import layered_priority
+    from frontier.priority import PriorityConfig
+
+    config = PriorityConfig.from_dict({})
+    primary = {"M01": Placement(1, "M01", "M01.L01", 1, "r", {}), "M03": Placement(1, "M03", "M03.L01", 1, "r", {}, 50.0)}
+    reserve = {"M01": Placement(2, "M01", "M01.L03", 3, "r", {}), "M03": Placement(2, "M03", "M03.L03", 3, "r", {}, -50.0)}
+    # sr.js is Primary by its name's language needle; a Reserve page at depth 100 still goes first
+    assert layered_priority(primary, 1, config, script=True) < layered_priority(reserve, 100, config)
+    assert layered_priority(primary, 1, config, script=True) > layered_priority(primary, 2, config, script=True)
+
+
 def crawled(crawl, paths):
     """Pages stored for ``paths`` of www.primer.rs, walked into M03's GC."""
     from django.utils import timezone
