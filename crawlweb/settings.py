@@ -168,6 +168,9 @@ DASHBOARD_CACHE_SECONDS = env_number("DASHBOARD_CACHE_SECONDS", 2, minimum=0, ma
 TRAIN_EVERY_JUDGMENTS = env_number("TRAIN_EVERY_JUDGMENTS", 0, minimum=0, integer=True)
 # Judged sites below which the detector keeps its default minimum link likelihood.
 TRAIN_MIN_SITES = env_number("TRAIN_MIN_SITES", 20, minimum=2, integer=True)
+# Judged pairs (links) of each answer below which a new pair classifier (Link Predictor) is never
+# promoted, however its cross-validation compares: on a few dozen items it learns the sample.
+TRAIN_PROMOTE_MIN_PER_LABEL = env_number("TRAIN_PROMOTE_MIN_PER_LABEL", 20, minimum=2, integer=True)
 
 LOGGING = {
     "version": 1,

@@ -326,6 +326,7 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
     taught = Counter(ANSWER_OF_KEY[key][0] for key in given_to_teach.values())
     assert improve.items.count() == sum(taught.values()) and taught["yes"] >= 5 and taught["no"] >= 5
     settings.JOBS_INPROCESS_MODE = "thread"  # the job runs beside the web server, as in the embedded mode
+    settings.TRAIN_PROMOTE_MIN_PER_LABEL = 5  # a session of a few dozen judgments: the comparison decides
     admin.click("nav >> text=Training")
     admin.click("text=Train now")
     assert "requested" in admin.locator(".messages").inner_text()

@@ -69,4 +69,6 @@ def truth_by_url(truth: list[bool]):
 def sync_jobs(settings):
     settings.REDIS_URL = None
     settings.JOBS_INPROCESS_MODE = "sync"
+    # these tests judge 30 pairs (10 no): the promotion rule itself is what they check
+    settings.TRAIN_PROMOTE_MIN_PER_LABEL = 5
     return settings

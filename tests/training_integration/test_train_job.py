@@ -65,6 +65,18 @@ def test_running_the_job_twice_trains_once(people, settings):
     assert TrainedModel.objects.filter(kind="pair_classifier").count() == 1
 
 
+def test_a_better_classifier_on_too_few_judged_pairs_is_not_promoted(people, sync_jobs):
+    sync_jobs.TRAIN_PROMOTE_MIN_PER_LABEL = 20  # the default: 10 judged no are too few
+    crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
+    judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))
+    request_training(TrainingRun.Trigger.BUTTON, user=people["admin"])
+    model = pair_model(1)
+    assert model.metrics["new_mean"] > model.metrics["current_mean"], "better in cross-validation"
+    assert model.state == "rejected" and promoted("pair_classifier") is None
+    assert model.reason.startswith("rejected: not worse, but too few judged to promote "
+                                   "(20 judged yes and 10 judged no; promotion needs 20 of each)")
+
+
 def test_rollback_promotes_the_previous_version_again(people, sync_jobs):
     crawl = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH))
     judge_all(crawl, people["ana"], people["admin"], truth_by_url(TRUTH))

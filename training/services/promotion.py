@@ -32,7 +32,9 @@ def store_outcome(outcome: Outcome, run: TrainingRun | None = None) -> TrainedMo
     if outcome.promote:
         promote(row, f"promoted: not worse, {verdict}")
     else:
-        row.state, row.reason = State.REJECTED, f"rejected: worse, {verdict}"[:500]
+        why = (f"not worse, but too few judged to promote ({m['too_few_to_promote']})" if "too_few_to_promote" in m
+               else "worse")
+        row.state, row.reason = State.REJECTED, f"rejected: {why}, {verdict}"[:500]
         row.save(update_fields=["state", "reason"])
     return row
 

@@ -51,6 +51,18 @@ def _too_few(kind: str, labels, minimum: int) -> Outcome | None:
     return None
 
 
+def _promotion_needs_more(metrics: dict, counts: dict) -> dict:
+    """``metrics`` with promotion refused when one answer has fewer than TRAIN_PROMOTE_MIN_PER_LABEL
+    judged items: on 38 judged pairs, 8 of them no (all language switches), a classifier learned
+    "a switch pair is not parallel", passed cross-validation and kept none of a new crawl's pairs."""
+    minimum = settings.TRAIN_PROMOTE_MIN_PER_LABEL
+    if metrics.get("promote") and min(counts["positive"], counts["negative"]) < minimum:
+        return {**metrics, "promote": False,
+                "too_few_to_promote": f"{counts['positive']} judged yes and {counts['negative']} judged no; "
+                                      f"promotion needs {minimum} of each"}
+    return metrics
+
+
 def train_pair_classifier(seed: int = 0) -> Outcome:
     kind = TrainedModel.Kind.PAIR_CLASSIFIER
     judged = judged_pairs()
@@ -69,7 +81,7 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
     model = PairClassifier.train(X, y, seed=seed)
     model.training.update(n_negative=int(len(y) - y.sum()), min_per_label=MIN_PER_LABEL)
     metrics = {**comparison.as_dict(), "current": f"v{current[0]}" if current else "the method's filter"}
-    return Outcome(kind, model.to_data(), metrics, _counts(y))
+    return Outcome(kind, model.to_data(), _promotion_needs_more(metrics, _counts(y)), _counts(y))
 
 
 def _link_training_set(links, labels, seed):
@@ -103,7 +115,7 @@ def train_link_predictor(seed: int = 0) -> Outcome:
     found = promoted(kind)
     metrics = {**comparison.as_dict(), "current": f"v{found[0]}" if found else "the shipped model",
                "current_auc_on_judged": float(roc_auc_score(y, current.predict_proba(links)))}
-    return Outcome(kind, model.to_data(), metrics, _counts(y))
+    return Outcome(kind, model.to_data(), _promotion_needs_more(metrics, _counts(y)), _counts(y))
 
 
 def train_detector_threshold(seed: int = 0) -> Outcome:
