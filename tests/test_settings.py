@@ -30,6 +30,7 @@ def run_manage(*args, **env):
     ("PAIRS_DISCOVERY_ITERATIONS", "0", "PAIRS_DISCOVERY_ITERATIONS='0' must be at least 1"),
     ("PAIRS_CONTENT_THRESHOLD", "2", "PAIRS_CONTENT_THRESHOLD='2' must be at most 1"),
     ("PAIRS_CONTENT_PAIRING", "perhaps", "PAIRS_CONTENT_PAIRING='perhaps' is not a boolean"),
+    ("TRAIN_PROMOTE_MIN_PER_LABEL", "1", "TRAIN_PROMOTE_MIN_PER_LABEL='1' must be at least 2"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):
     result = run_manage("check", **{variable: value})

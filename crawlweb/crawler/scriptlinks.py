@@ -155,7 +155,15 @@ def path_literals(code: str, base: str) -> list[ScriptLink]:
     for match in _LITERAL.finditer(code):
         value = _literal_value(match.group(0))
         if _in_concatenation(code, match.start(), match.end()):
-            continue  # a piece of a URL built at run time ('/index-' + lang): navigation_targets reads those
+            # a piece of a URL built at run time ('/index-' + lang): navigation_targets reads those; but
+            # a page path closing a concatenation names a page below what precedes it: the site's root
+            # (location.origin + "/en/about.html") or the folder of the page the script runs in
+            # (path.join("/") + "/rs/index.html"); both are guessed
+            value = _closing_page_path(code, match.start(), match.end(), value)
+            for url in ((_resolve(value, base), _resolve(value.lstrip("/"), base)) if value else ()):
+                if url and url not in found:
+                    found[url] = ScriptLink(url, "literal")
+            continue
         if value and _TEMPLATE_SLOT.search(value):  # `kartica.html${query}`: the page, if the slot fills a query
             value = fixed_page(_fixed_prefix([value]))
         if not value or len(value) < 2 or value.startswith("//") or _NOT_PAGES.search(value):
@@ -166,6 +174,15 @@ def path_literals(code: str, base: str) -> list[ScriptLink]:
         if url and url not in found:
             found[url] = ScriptLink(url, "literal")
     return list(found.values())
+
+
+def _closing_page_path(code: str, start: int, end: int, value: str | None) -> str | None:
+    """``value`` when it is the last term of a concatenation and a path to a page file (``"/rs/index.html"``
+    in ``path.join("/") + "/rs/index.html"``), else None."""
+    closes = code[max(0, start - 20):start].rstrip().endswith("+") and not code[end:end + 20].lstrip().startswith("+")
+    if not closes or not value or not value.startswith("/") or value.startswith("//"):
+        return None
+    return value if _PAGE_FILE.search(value) and looks_like_page_path(value) else None
 
 
 def _in_concatenation(code: str, start: int, end: int) -> bool:

@@ -180,3 +180,24 @@ def test_an_external_scripts_paths_are_read_from_the_pages_it_serves():
                                             "http://restoran.example/account-sr.html"}
     assert script_base("http://a.rs/js/gallery/slides.js") == "http://a.rs/"
     assert script_base("http://a.rs/sr/menu.js") == "http://a.rs/sr/"  # kept beside its pages
+
+
+# web-presentation-art-gallery (bogdanmihajlovic/Web-Presentation-Art-Gallery, js/login.js): after a login
+# the script sends the reader to the Serbian home below the current page's folder.
+GALLERY_LOGIN_JS = """$("#buttonSubmit").click(function(){
+        let url = window.location.pathname;
+        let path = url.split("/");
+        path.splice(path.length - 1, 1);
+        url = path.join("/") + "/rs/index.html";
+        window.location = url;
+})"""
+
+
+def test_a_page_path_closing_a_concatenation_is_read_below_the_pages_folder():
+    found = script_file_links(GALLERY_LOGIN_JS, "http://galerija.example/js/login.js")
+    assert [link.url for link in found] == ["http://galerija.example/rs/index.html"]
+    # inline, on a page in a folder: below the site's root (location.origin + …) or below that folder
+    inline = path_literals('url = base + "/en/about.html"; go(url);', "http://a.rs/sajt/login.html")
+    assert [link.url for link in inline] == ["http://a.rs/en/about.html", "http://a.rs/sajt/en/about.html"]
+    # an opening or middle piece is not a page of its own
+    assert path_literals("url = '/sr/' + name + '.html';", "http://a.rs/") == []
