@@ -36,14 +36,13 @@ from dataclasses import dataclass
 
 from crawlweb.crawler.htmlparse import parse_html
 from crawlweb.language.transliterate import cyrillic_to_latin
-from training.learn.page_body import SiteLines, page_lines, profile_correlation
+from training.learn.page_body import NUMBER, SiteLines, jaccard, page_lines, profile_correlation, ratio
 
 from .records import CandidatePair, PageRecord, check_languages
 
 W_NUMBERS, W_NAMES, W_LENGTH, W_PROFILE = 0.4, 0.3, 0.15, 0.15
 THRESHOLD = 0.25
 MAX_PAGES = 500  # unpaired pages per language and site; a bigger site has URL conventions to learn
-NUMBER = re.compile(r"\d+")
 WORD_OR_STOP = re.compile(r"[^\W\d_]{3,}|[.!?:;•|–—-]")  # words of 3+ letters, and what ends a sentence or item
 
 
@@ -75,16 +74,10 @@ def anchors_of(text: str, site: SiteLines | None) -> Anchors:
                    frozenset(n for line in lines for n in names_in(line)), tuple(len(line) for line in lines))
 
 
-def _jaccard(a: frozenset, b: frozenset) -> float:
-    union = len(a | b)
-    return len(a & b) / union if union else 0.0
-
-
 def content_score(a: Anchors, b: Anchors) -> float:
-    longer = max(a.length, b.length)
-    length = min(a.length, b.length) / longer if longer else 0.0
-    return (W_NUMBERS * _jaccard(a.numbers, b.numbers) + W_NAMES * _jaccard(a.names, b.names)
-            + W_LENGTH * length + W_PROFILE * max(0.0, profile_correlation(list(a.lines), list(b.lines))))
+    return (W_NUMBERS * jaccard(a.numbers, b.numbers) + W_NAMES * jaccard(a.names, b.names)
+            + W_LENGTH * ratio(a.length, b.length)
+            + W_PROFILE * max(0.0, profile_correlation(list(a.lines), list(b.lines))))
 
 
 def _text(page: PageRecord) -> str:

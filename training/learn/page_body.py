@@ -66,11 +66,11 @@ def bodies(source_text: str, target_text: str, site: SiteLines | None) -> tuple[
     return [x for x in source if x.casefold() not in shared], [x for x in target if x.casefold() not in shared]
 
 
-def _ratio(a: float, b: float) -> float:
+def ratio(a: float, b: float) -> float:
     return min(a, b) / max(a, b) if max(a, b) > 0 else 0.0
 
 
-def _jaccard(a: set, b: set) -> float:
+def jaccard(a: set, b: set) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
@@ -103,11 +103,11 @@ def body_features(source_text: str, target_text: str, site: SiteLines | None = N
         "body_shorter_log": math.log1p(min(chars)),
         "body_share_min": min(chars[0] / totals[0], chars[1] / totals[1]),
         "body_length_log_ratio": abs(math.log((chars[0] + 1) / (chars[1] + 1))),
-        "body_lines_ratio": _ratio(len(a), len(b)),
-        "body_longest_line_ratio": _ratio(max(map(len, a)), max(map(len, b))),
+        "body_lines_ratio": ratio(len(a), len(b)),
+        "body_longest_line_ratio": ratio(max(map(len, a)), max(map(len, b))),
         "body_profile_correlation": profile_correlation([len(x) for x in a], [len(x) for x in b]),
         "body_identical_share": identical_chars / min(chars),
-        "body_number_share": _jaccard(*(set(NUMBER.findall(t)) for t in joined)),
-        "body_name_share": _jaccard(*({w.casefold() for w in NAME.findall(t)} for t in joined)),
+        "body_number_share": jaccard(*(set(NUMBER.findall(t)) for t in joined)),
+        "body_name_share": jaccard(*({w.casefold() for w in NAME.findall(t)} for t in joined)),
         "body_missing": 0.0,
     }
