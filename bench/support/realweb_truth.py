@@ -33,8 +33,7 @@ def page_key(url: str) -> str:
         if url.endswith("/" + index):
             url = url[: -len(index)]
             break
-    scheme, _, rest = url.partition("://")
-    if rest.count("/") > 1 and url.endswith("/"):  # not the host's root
+    if url.partition("://")[2].count("/") > 1 and url.endswith("/"):  # not the host's root
         url = url[:-1]
     return url
 

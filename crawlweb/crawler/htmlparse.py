@@ -312,7 +312,8 @@ def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page:
         walker.add_script(el.text)
     elif tag == "script":  # the site's own external script: read for links once fetched (page_prep)
         url = resolve_link(base, el.get("src"))
-        if url and own_script(url) and same_site(url, base) and sum(1 for link in extra if link.kind == "script-src") < MAX_PAGE_SCRIPTS:
+        followed = sum(1 for link in extra if link.kind == "script-src")
+        if url and own_script(url) and same_site(url, base) and followed < MAX_PAGE_SCRIPTS:
             extra.append(ParsedLink(url=url, kind="script-src"))
     elif tag == "select":
         extra.extend(_chooser_options(el, base))

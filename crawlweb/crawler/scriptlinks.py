@@ -179,14 +179,22 @@ def path_literals(code: str, base: str) -> list[ScriptLink]:
 def _closing_page_path(code: str, start: int, end: int, value: str | None) -> str | None:
     """``value`` when it is the last term of a concatenation and a path to a page file (``"/rs/index.html"``
     in ``path.join("/") + "/rs/index.html"``), else None."""
-    closes = code[max(0, start - 20):start].rstrip().endswith("+") and not code[end:end + 20].lstrip().startswith("+")
+    closes = _after_plus(code, start) and not _before_plus(code, end)
     if not closes or not value or not value.startswith("/") or value.startswith("//"):
         return None
     return value if _PAGE_FILE.search(value) and looks_like_page_path(value) else None
 
 
+def _after_plus(code: str, start: int) -> bool:
+    return code[max(0, start - 20):start].rstrip().endswith("+")
+
+
+def _before_plus(code: str, end: int) -> bool:
+    return code[end:end + 20].lstrip().startswith("+")
+
+
 def _in_concatenation(code: str, start: int, end: int) -> bool:
-    return code[max(0, start - 20):start].rstrip().endswith("+") or code[end:end + 20].lstrip().startswith("+")
+    return _after_plus(code, start) or _before_plus(code, end)
 
 
 def script_links(scripts: list[str], base: str, limit: int = MAX_SCRIPT_LINKS) -> list[ScriptLink]:
