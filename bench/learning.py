@@ -159,6 +159,7 @@ class Measure:
         from evaluation.models import CandidatePair, SiteCredibility
         from labeling.populations import LINK_KINDS
         from training.learn.features import pair_features
+        from training.lexicon_in_use import lexicon_in_use
         from training.services.judged import link_context
         from training.services.site_lines import site_lines_of
 
@@ -169,7 +170,7 @@ class Measure:
         self.filter_kept = [int(p.kept) for p in self.pairs]
         self.read = [i for i, p in enumerate(self.pairs) if "filter_kept" in (p.scores or {})]  # the filter read it
         lines = site_lines_of(self.pairs)
-        self.features = [pair_features(p, cred.get(p.site_id), lines[p.pk]) for p in self.pairs]
+        self.features = [pair_features(p, cred.get(p.site_id), lines[p.pk], lexicon_in_use()) for p in self.pairs]
         every = list(Link.objects.filter(page__crawl=crawl_row, kind__in=LINK_KINDS).select_related("page"))
         links = [link for link in every if (link.page.site.name if link.page.site_id else "") not in dev_hosts]
         if len({pair_key(link.page.url, link.target_url) in answers for link in links}) < 2:

@@ -172,6 +172,40 @@ TRAIN_MIN_SITES = env_number("TRAIN_MIN_SITES", 20, minimum=2, integer=True)
 # promoted, however its cross-validation compares: on a few dozen items it learns the sample.
 TRAIN_PROMOTE_MIN_PER_LABEL = env_number("TRAIN_PROMOTE_MIN_PER_LABEL", 20, minimum=2, integer=True)
 
+
+def _lexicon(name: str) -> tuple[str, ...]:
+    """Two dictd dictionaries (paths without .index / .dict.dz): the crawl's first language → the
+    second, and back; "off": none. Default: FreeDict's Croatian–English pair (training/learn/lexicon.py
+    says why it serves Serbian), which scripts/install.sh installs."""
+    value = env_list(name, [])
+    if not value:
+        return tuple(f"/usr/share/dictd/freedict-{pair}" for pair in ("hrv-eng", "eng-hrv"))
+    if value == ["off"]:
+        return ()
+    if len(value) != 2:
+        raise SettingError(f"{name}={','.join(value)!r} must name two dictd dictionaries, comma-separated "
+                           "(first language → second, second → first), or be off")
+    for base in value:
+        for suffix in (".index", ".dict.dz"):
+            if not Path(base + suffix).is_file():
+                raise SettingError(f"{name}: {base}{suffix} does not exist (a dictd dictionary is a "
+                                   f".index and a .dict.dz file; set {name}=off to train without one)")
+    return tuple(value)
+
+
+def _lexicon_languages(name: str) -> tuple[str, str]:
+    value = [code.casefold() for code in env_list(name, ["sr", "en"])]
+    if len(value) != 2 or value[0] == value[1] or not all(code.isalpha() for code in value):
+        raise SettingError(f"{name}={','.join(value)!r} must be two different language codes, comma-separated "
+                           "(what PAIR_LEXICON's first dictionary translates from, and into)")
+    return value[0], value[1]
+
+
+# The bilingual dictionary that reads what two pages' bodies say: method "content" scores with it, and
+# its coverage of the two bodies is among the pair classifier's features (training/learn/lexicon.py).
+PAIR_LEXICON = _lexicon("PAIR_LEXICON")
+PAIR_LEXICON_LANGUAGES = _lexicon_languages("PAIR_LEXICON_LANGUAGES")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

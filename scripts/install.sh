@@ -14,7 +14,7 @@ case "${1:-}" in
     *) echo "usage: scripts/install.sh [--test]   (unknown argument: $1)" >&2; exit 2 ;;
 esac
 
-apt_packages=(libhunspell-dev hunspell-sr hunspell-en-us g++ python3-venv)
+apt_packages=(libhunspell-dev hunspell-sr hunspell-en-us dict-freedict-hrv-eng dict-freedict-eng-hrv g++ python3-venv)
 if [ "$with_test" = 1 ]; then apt_packages+=(chromium); fi
 
 missing=()

@@ -31,6 +31,10 @@ def run_manage(*args, **env):
     ("PAIRS_CONTENT_THRESHOLD", "2", "PAIRS_CONTENT_THRESHOLD='2' must be at most 1"),
     ("PAIRS_CONTENT_PAIRING", "perhaps", "PAIRS_CONTENT_PAIRING='perhaps' is not a boolean"),
     ("TRAIN_PROMOTE_MIN_PER_LABEL", "1", "TRAIN_PROMOTE_MIN_PER_LABEL='1' must be at least 2"),
+    ("PAIR_LEXICON", "/usr/share/dictd/freedict-hrv-eng", "PAIR_LEXICON='/usr/share/dictd/freedict-hrv-eng' must "
+                                                          "name two dictd dictionaries"),
+    ("PAIR_LEXICON", "/nowhere/sr-en,/nowhere/en-sr", "PAIR_LEXICON: /nowhere/sr-en.index does not exist"),
+    ("PAIR_LEXICON_LANGUAGES", "sr", "PAIR_LEXICON_LANGUAGES='sr' must be two different language codes"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):
     result = run_manage("check", **{variable: value})
@@ -44,6 +48,14 @@ def test_good_settings_start(tmp_path):
     result = run_manage("check", VAR_DIR=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "secret_key").exists(), "a generated SECRET_KEY is kept under VAR_DIR"
+
+
+def test_the_dictionary_can_be_turned_off_or_given_for_another_pair(tmp_path):
+    assert run_manage("check", VAR_DIR=str(tmp_path), PAIR_LEXICON="off").returncode == 0
+    result = run_manage("shell", "-c", "from django.conf import settings; print(settings.PAIR_LEXICON, "
+                        "settings.PAIR_LEXICON_LANGUAGES)", VAR_DIR=str(tmp_path), PAIR_LEXICON="off",
+                        PAIR_LEXICON_LANGUAGES="HR,en")
+    assert result.stdout.strip().splitlines()[-1] == "() ('hr', 'en')", result.stderr
 
 
 def test_the_generated_secret_key_is_stable_across_starts(tmp_path, monkeypatch):

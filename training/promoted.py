@@ -13,6 +13,7 @@ import threading
 
 from frontier.classifiers.shipped_link_predictor import default_link_predictor
 from training.learn.features import filter_said_keep, pair_features
+from training.lexicon_in_use import lexicon_in_use
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
 from training.learn.one_to_one import choose_one_to_one
@@ -65,7 +66,7 @@ class PairDecider:
     def __call__(self, rows: list, site_lines: SiteLines | None = None) -> None:
         if not rows:
             return
-        features = [pair_features(row, self.site_credibility, site_lines) for row in rows]
+        features = [pair_features(row, self.site_credibility, site_lines, lexicon_in_use()) for row in rows]
         probabilities = [float(p) for p in self.classifier.probability(features)]
         for row, probability, keep in zip(rows, probabilities, choose_one_to_one(
                 [pair_slots(row) for row in rows], probabilities)):
@@ -129,7 +130,8 @@ def pair_probabilities(ids: list[int]) -> dict[int, float]:
     from training.services.site_lines import site_lines_of
 
     lines = site_lines_of(pairs)
-    scores = found[1].probability([pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk])
+    scores = found[1].probability([pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk],
+                                                                lexicon_in_use())
                                    for p in pairs])
     return {p.pk: float(s) for p, s in zip(pairs, scores)}
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from training.learn.lexicon import Lexicon
+
 from .content import THRESHOLD as CONTENT_THRESHOLD, content_pairs
 from .declared import hreflang_pairs
 from .deep import DeepGuess, conventional_patterns, credible_site_patterns, deep_guesses
@@ -45,6 +47,7 @@ class PairingConfig:
     max_bucket_pairs: int | None = 1024
     content_pairing: bool = True  # our addition: method "content" for the pages no other method paired
     content_threshold: float = CONTENT_THRESHOLD
+    lexicon: Lexicon | None = None  # method "content" reads what the bodies say with it (training.learn.lexicon)
 
 
 @dataclass
@@ -97,7 +100,7 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
         paired = {u for group in by_method.values() for c in group for u in c.key}
         if config.content_pairing:
             by_method["content"] += content_pairs(s.pages, paired, languages=languages,
-                                                  threshold=config.content_threshold)
+                                                  threshold=config.content_threshold, lexicon=config.lexicon)
         own = credible_site_patterns(sp, threshold=config.local_threshold, min_frequency=config.min_frequency)
         guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages,
                                 site_patterns=own, conventions=conventions)

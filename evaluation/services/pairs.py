@@ -34,6 +34,7 @@ from evaluation.pairing.scripts import script_variant_pairs, serbian_scripts, sp
 from evaluation.pairing.similarity import filter_pairs, pattern_weights
 from evaluation.services.patterns import lock_site
 from training.learn.page_body import SiteLines
+from training.lexicon_in_use import lexicon_in_use
 from training.promoted import pair_decider
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
@@ -134,7 +135,7 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     if cfg.content_pairing:  # last: only pages every URL method left alone
         paired = {u for group in groups for c in group for u in c.key}
         groups.append(content_pairs(loaded.records.values(), paired, languages=languages,
-                                    threshold=cfg.content_threshold))
+                                    threshold=cfg.content_threshold, lexicon=lexicon_in_use()))
     everything = combine_candidates(*groups, one_to_one=False)
     scripts = serbian_scripts(loaded.records.values())
     chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}

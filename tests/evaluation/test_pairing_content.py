@@ -4,8 +4,10 @@ import pytest
 from crawlweb.crawler.htmlparse import parse_html
 from evaluation.pairing.content import THRESHOLD, anchors_of, content_pairs, content_score, names_in
 from evaluation.pairing.records import PageRecord
+from training.learn.lexicon import Lexicon
 from training.learn.page_body import SiteLines
 
+from ..dictd import DEBIAN_LEXICON, write_dictd
 from .realsites import REAL_SITES, load_real_sites
 
 MENU = {"sr": "Početna\nSobe\nRestoran\nKontakt", "en": "Home\nRooms\nRestaurant\nContact"}
@@ -131,3 +133,56 @@ def test_pages_known_by_their_html_only_are_read_like_a_crawls_text():
     pages = [PageRecord(p.url, p.lang, html=html(p)) for p in hotel_pages()]
     assert pairs_of(content_pairs(pages, set(), languages=("sr", "en"))) == pairs_of(
         content_pairs(hotel_pages(), set(), languages=("sr", "en")))
+
+
+# Two pages that share no number and no name: only what they say tells their counterparts apart.
+WORDS_ONLY = {
+    ("sr", "dorucak"): "Doručak\nSvakog jutra služimo doručak na terasi sa pogledom na reku.",
+    ("en", "breakfast"): "Breakfast\nEvery morning we serve breakfast on the terrace with a view of the river.",
+    ("sr", "parking"): "Parking\nGosti hotela mogu besplatno parkirati automobil u garaži.",
+    ("en", "car-park"): "Parking\nHotel guests can park their car in the garage free of charge.",
+}
+
+
+@pytest.fixture
+def hotel_lexicon(tmp_path) -> Lexicon:
+    forward = write_dictd(tmp_path / "sr-en", {
+        "doručak": "breakfast", "jutro": "morning", "terasa": "terrace", "pogled": "view", "rijeka": "river",
+        "služiti": "serve", "gost": "guest", "automobil": "car", "garaža": "garage", "besplatno": "free",
+        "hotel": "hotel", "parkirati": "park"})
+    backward = write_dictd(tmp_path / "en-sr", {
+        "breakfast": "doručak", "morning": "jutro", "terrace": "terasa", "view": "pogled", "river": "rijeka",
+        "serve": "služiti", "guest": "gost", "car": "automobil", "garage": "garaža", "free": "besplatno",
+        "hotel": "hotel", "park": "parkirati"})
+    return Lexicon.from_dictd(forward, backward, ("sr", "en"))
+
+
+def test_with_a_dictionary_pages_that_share_only_meaning_are_paired(hotel_lexicon):
+    pages = hotel_pages(WORDS_ONLY)
+    assert content_pairs(pages, set(), languages=("sr", "en")) == []
+    found = content_pairs(pages, set(), languages=("sr", "en"), lexicon=hotel_lexicon)
+    assert pairs_of(found) == {("dorucak.html", "breakfast.html"), ("parking.html", "car-park.html")}
+    english_first = content_pairs(pages, set(), languages=("en", "sr"), lexicon=hotel_lexicon)
+    assert pairs_of(english_first) == {("breakfast.html", "dorucak.html"), ("car-park.html", "parking.html")}
+
+
+def test_a_dictionary_of_other_languages_is_not_used(hotel_lexicon):
+    pages = [PageRecord(p.url, "hr" if p.lang == "sr" else p.lang, text=p.text) for p in hotel_pages(WORDS_ONLY)]
+    assert content_pairs(pages, set(), languages=("hr", "en"), lexicon=hotel_lexicon) == []
+
+
+@pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data not found at {REAL_SITES}")
+def test_on_the_real_sites_the_dictionary_finds_more_pairs_and_no_more_wrong_ones():
+    lexicon = Lexicon.from_dictd(*DEBIAN_LEXICON)
+    counts = {}
+    for name, used in (("without", None), ("with", lexicon)):
+        right = wrong = 0
+        for site in load_real_sites():
+            languages = site.truth_languages()
+            pages = [PageRecord(url, languages[url], text=parse_html(html, url).text)
+                     for url, html in site.files.items() if url in languages]
+            for cand in content_pairs(pages, set(), languages=("sr", "en"), lexicon=used):
+                right, wrong = (right + 1, wrong) if cand.key in set(site.truth_pairs) else (right, wrong + 1)
+        counts[name] = right, wrong
+    assert counts["with"][0] >= counts["without"][0] + 5, counts
+    assert counts["with"][1] <= counts["without"][1], counts

@@ -19,6 +19,10 @@ the caller has them).
 
 A flag from scoring: whether the one-to-one choice dropped the pair for a better-scored rival
 (``scores["one_to_one_dropped"]``; the classifier decides among those too, evaluation.services.pairs).
+What a bilingual dictionary says of the two bodies (training.learn.lexicon, when the caller has
+one): the share of each body's dictionary words translated in the other, which tells a translated
+body from a body of its own under a translated frame.
+
 The filter's own verdict is not a feature: it is the baseline a classifier is compared with.
 """
 from __future__ import annotations
@@ -27,7 +31,8 @@ import math
 import re
 from collections.abc import Mapping
 
-from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, body_features
+from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
+from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 
@@ -41,7 +46,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "languages_confirmed", "same_base_language", "source_cyrillic", "target_cyrillic",
     "site_credibility", "site_credibility_missing",
     "shared_word_share", "shared_words_log", "shared_number_share", "shorter_text_log", "texts_missing",
-    *BODY_FEATURE_NAMES, "one_to_one_dropped",
+    *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES,
 )
 TEXT_CHARS = 20_000  # a page's first characters compared: enough for its words, bounded cost
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -100,8 +105,10 @@ def filter_said_keep(pair) -> bool:
     return bool(said) if isinstance(said, bool) else bool(_get(pair, "kept"))
 
 
-def pair_features(pair, site_credibility: float | None = None, site_lines: SiteLines | None = None) -> list[float]:
-    """The feature vector of one pair, in FEATURE_NAMES order (``site_lines``: its site's line counts)."""
+def pair_features(pair, site_credibility: float | None = None, site_lines: SiteLines | None = None,
+                  lexicon: Lexicon | None = None) -> list[float]:
+    """The feature vector of one pair, in FEATURE_NAMES order (``site_lines``: its site's line counts;
+    without ``lexicon`` the lexicon features are 0 with their "missing" flag)."""
     scores = _get(pair, "scores") or {}
     if not isinstance(scores, Mapping):
         raise ValueError(f"a pair's scores must be a mapping, got {type(scores).__name__}")
@@ -111,6 +118,7 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
     methods = set(_get(pair, "methods") or ()) | {_get(pair, "method") or ""}
     source, target = _get(pair, "source_language") or "", _get(pair, "target_language") or ""
     credibility = _number(site_credibility)
+    source_text, target_text = _text(pair, "source"), _text(pair, "target")
     values = {
         "similarity": similarity or 0.0,
         "similarity_missing": 1.0 if similarity is None else 0.0,
@@ -133,8 +141,9 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
         "target_cyrillic": _cyrillic(target),
         "site_credibility": credibility or 0.0,
         "site_credibility_missing": 1.0 if credibility is None else 0.0,
-        **text_features(_text(pair, "source"), _text(pair, "target")),
-        **body_features(_text(pair, "source"), _text(pair, "target"), site_lines),
+        **text_features(source_text, target_text),
+        **body_features(source_text, target_text, site_lines),
         "one_to_one_dropped": 1.0 if scores.get("one_to_one_dropped") else 0.0,
+        **lexicon_features(lexicon, *bodies(source_text, target_text, site_lines)),
     }
     return [values[name] for name in FEATURE_NAMES]

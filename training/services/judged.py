@@ -19,6 +19,7 @@ from labeling.models import EvaluationItem, Verdict
 from labeling.uncertainty import detector_likelihood
 from labeling.verdicts import final_verdict
 from training.learn.features import filter_said_keep, pair_features
+from training.lexicon_in_use import lexicon_in_use
 from training.services.site_lines import site_lines_of
 
 LABELS = {Verdict.YES: 1, Verdict.NO: 0, Verdict.PARTIAL: 0}
@@ -57,7 +58,8 @@ def judged_pairs() -> JudgedPairs:
         crawl_id__in={p.crawl_id for p in pairs}).values_list("crawl_id", "site_id", "credibility")}
     lines = site_lines_of(pairs)
     return JudgedPairs([p.pk for p in pairs], [labels[p.pk] for p in pairs],
-                       [pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk]) for p in pairs],
+                       [pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk], lexicon_in_use())
+                        for p in pairs],
                        [int(filter_said_keep(p) and not (p.scores or {}).get("one_to_one_dropped")) for p in pairs])
 
 

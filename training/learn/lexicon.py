@@ -1,0 +1,145 @@
+"""A bilingual lexicon: how much of one page's body the other page's body translates.
+
+Pure module. The filter and the body features (page_body) see lengths, numbers and names, not
+meaning, so they cannot tell a translated page from Pupsniffer's "partial" pair: a translated
+frame around a body of its own (another text on the same topic, often as long, with the same
+names). A dictionary can: of one body's words that the dictionary knows, the share with a
+translation among the other body's words, read in both directions (a partial pair is usually
+low one way at least).
+
+Dictionaries are FreeDict's in the dictd format (Debian's dict-freedict-* packages):
+``NAME.index`` has a line "headword TAB offset TAB length" per entry (offset and length in
+base 64), ``NAME.dict.dz`` is gzip (dictzip) text whose slice is the entry: the headword line,
+then lines of translations. FreeDict's Serbian–English dictionary has about 400 words, so the
+default for Serbian is Croatian–English (about 60,000 entries each way): every word on both
+sides goes through one fold (Cyrillic to Latin, ijekavian "ije"/"je" to "e", no diacritics), so
+Serbian "vreme", "време" and Croatian "vrijeme" are one word.
+
+Words are compared by their first STEM_LETTERS letters after that fold and one common ending taken
+off: a crude stem that serves an inflected language (masaža, masaže, masažu) and English endings
+(massage, massages) alike. Measured on the 62-site real development web, a Serbian page's listed
+counterpart is the English page of its site whose body the dictionary covers best for 285 of 307
+translated pairs.
+"""
+from __future__ import annotations
+
+import gzip
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from crawlweb.language.transliterate import cyrillic_to_latin
+
+STEM_LETTERS = 5
+# One ending is taken off first, so that short inflected words meet (reka, reku; soba, sobom; price, prices).
+ENDINGS = ("ama", "ima", "om", "em", "og", "oj", "ih", "im", "es", "a", "e", "i", "o", "u", "s")
+WORD = re.compile(r"[^\W\d_]{4,}")  # shorter words are mostly function words
+BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+LEXICON_FEATURE_NAMES: tuple[str, ...] = (
+    "lexicon_min_coverage", "lexicon_mean_coverage", "lexicon_known_log", "lexicon_missing",
+)
+
+
+class LexiconError(ValueError):
+    """A dictionary file is missing or not in the dictd format."""
+
+
+def stem(word: str) -> str:
+    """The fold every word goes through before it is compared (see the module's docstring)."""
+    folded = cyrillic_to_latin(word.casefold()).replace("đ", "dj").replace("ije", "e").replace("je", "e")
+    folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    for ending in ENDINGS:
+        if folded.endswith(ending) and len(folded) - len(ending) >= 3:
+            folded = folded[:-len(ending)]
+            break
+    return folded[:STEM_LETTERS]
+
+
+def stems(lines: Iterable[str]) -> set[str]:
+    return {stem(word) for line in lines for word in WORD.findall(line)}
+
+
+def _base64_number(text: str) -> int:
+    number = 0
+    for char in text:
+        number = number * 64 + BASE64.index(char)
+    return number
+
+
+def read_dictd(base: Path) -> dict[str, set[str]]:
+    """{headword stem: stems of its translations} of the dictd dictionary ``base`` (.index + .dict.dz).
+
+    Multi-word headwords are left out (a page's words are compared one by one)."""
+    index, data_path = Path(f"{base}.index"), Path(f"{base}.dict.dz")
+    for path in (index, data_path):
+        if not path.is_file():
+            raise LexiconError(f"{path}: no such dictionary file")
+    try:
+        data = gzip.open(data_path).read()
+    except (OSError, EOFError) as error:
+        raise LexiconError(f"{data_path}: not a dictzip file ({error})") from error
+    entries: dict[str, set[str]] = {}
+    with open(index, encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 3:
+                raise LexiconError(f"{index}, line {number}: expected headword, offset and length")
+            headword = fields[0]
+            if headword.startswith("00database") or " " in headword or not WORD.fullmatch(headword):
+                continue
+            try:
+                start, length = _base64_number(fields[1]), _base64_number(fields[2])
+            except ValueError:
+                raise LexiconError(f"{index}, line {number}: offset and length must be base 64") from None
+            body = data[start:start + length].decode("utf-8", "replace").split("\n")[1:]
+            translations = stems(body)
+            if translations:
+                entries.setdefault(stem(headword), set()).update(translations)
+    if not entries:
+        raise LexiconError(f"{index}: no one-word entries")
+    return entries
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Two dictionaries: the first language to the second, and the second to the first."""
+    forward: dict[str, set[str]]
+    backward: dict[str, set[str]]
+    languages: tuple[str, str] = ("sr", "en")  # base language codes: what the pages it reads are in
+
+    @classmethod
+    def from_dictd(cls, first_to_second: Path, second_to_first: Path,
+                   languages: tuple[str, str] = ("sr", "en")) -> Lexicon:
+        return cls(read_dictd(first_to_second), read_dictd(second_to_first), tuple(languages))
+
+    def reversed(self) -> Lexicon:
+        return Lexicon(self.backward, self.forward, (self.languages[1], self.languages[0]))
+
+    def coverage(self, first: set[str], second: set[str]) -> tuple[float | None, float | None, int]:
+        """(share of ``first``'s known stems translated in ``second``, the same backwards, known stems)."""
+        def share(words: set[str], other: set[str], dictionary: dict[str, set[str]]) -> tuple[float | None, int]:
+            known = [w for w in words if w in dictionary]
+            if not known:
+                return None, 0
+            return sum(1 for w in known if dictionary[w] & other) / len(known), len(known)
+
+        forward, known_forward = share(first, second, self.forward)
+        backward, known_backward = share(second, first, self.backward)
+        return forward, backward, min(known_forward, known_backward)
+
+
+def lexicon_features(lexicon: Lexicon | None, a_lines: list[str], b_lines: list[str]) -> dict[str, float]:
+    """LEXICON_FEATURE_NAMES of two bodies, read in the order whose dictionaries know more of their
+    words (the pages' language tags are not trusted: "both pages in one language" is one of the
+    errors judged, and a loanword makes an English word a headword of the other dictionary too)."""
+    a, b = stems(a_lines), stems(b_lines)
+    readings = [] if lexicon is None else [lexicon.coverage(a, b), lexicon.coverage(b, a)]
+    readings = [(f, w, k) for f, w, k in readings if f is not None and w is not None]
+    if not readings:
+        return {**{name: 0.0 for name in LEXICON_FEATURE_NAMES}, "lexicon_missing": 1.0}
+    forward, backward, known = max(readings, key=lambda r: (r[2], min(r[0], r[1])))
+    return {"lexicon_min_coverage": min(forward, backward), "lexicon_mean_coverage": (forward + backward) / 2,
+            "lexicon_known_log": math.log1p(known), "lexicon_missing": 0.0}
