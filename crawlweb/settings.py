@@ -238,6 +238,7 @@ _PAIRS_READERS = {
     "PAIRS_CONTENT_THRESHOLD": lambda name: env_number(name, 0.25, minimum=0, maximum=1),
     "PAIRS_FILTER_TOP_N": lambda name: env_number(name, 30, minimum=1, integer=True),
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
+    "PAIRS_MIN_BODY_COVERAGE": lambda name: env_number(name, 0.45, minimum=0, maximum=1),
     "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),
     "PAIRS_STRUCTURE_MAX_DP": lambda name: env_number(name, 0.5, minimum=0, maximum=1),
     "PAIRS_DISCOVERY_TOP_K": lambda name: env_number(name, 500, minimum=1, integer=True),

@@ -34,6 +34,7 @@ def run_manage(*args, **env):
     ("PAIR_LEXICON", "/usr/share/dictd/freedict-hrv-eng", "PAIR_LEXICON='/usr/share/dictd/freedict-hrv-eng' must "
                                                           "name two dictd dictionaries"),
     ("PAIR_LEXICON", "/nowhere/sr-en,/nowhere/en-sr", "PAIR_LEXICON: /nowhere/sr-en.index does not exist"),
+    ("PAIRS_MIN_BODY_COVERAGE", "2", "PAIRS_MIN_BODY_COVERAGE='2' must be at most 1"),
     ("PAIR_LEXICON_LANGUAGES", "sr", "PAIR_LEXICON_LANGUAGES='sr' must be two different language codes"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):

@@ -16,8 +16,9 @@ treats it as Sim = 0.
 The content check is our addition (the method lacks it): both languages
 confirmed, the pair is not two script variants of one Serbian text, a text-length
 ratio within bounds, neither side left untranslated (untranslated.py: a body in the
-other language under a translated menu), and optionally STRAND structure (dp ≤ max_dp), read from the
-pages' HTML or, in a crawl, from the tag signatures stored with the pages.
+other language under a translated menu), with a bilingual dictionary the two bodies saying the same
+(body_coverage.py: not a body of its own under a translated frame), and optionally STRAND structure
+(dp ≤ max_dp), read from the pages' HTML or, in a crawl, from the tag signatures stored with the pages.
 """
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ from urllib.parse import urldefrag
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
+from training.learn.lexicon import Lexicon
+from training.learn.page_body import SiteLines
+
+from .body_coverage import MIN_COVERAGE, body_coverage_reason
 from .untranslated import untranslated_reason
 from .strand import MAX_TOKENS, linearize, signature_tokens, strand_scores_of_tokens, visible_text
 
@@ -97,8 +102,10 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
                 check_content: bool = True, length_ratio: tuple[float, float] = (0.33, 3.0),
                 check_structure: bool = False, max_dp: float = 0.5,
                 max_transliteration_similarity: float = 0.8, no_links: str = "keep",
-                check_untranslated: bool = True) -> PairVerdict:
-    """Verdict on one candidate pair: keep or filter, with the reason and all scores."""
+                check_untranslated: bool = True, lexicon: Lexicon | None = None,
+                site_lines: SiteLines | None = None, min_body_coverage: float = MIN_COVERAGE) -> PairVerdict:
+    """Verdict on one candidate pair: keep or filter, with the reason and all scores (``lexicon``: a
+    dictionary of the two languages, ``site_lines``: the site's line counts, for the body check)."""
     first, second = check_languages(languages)
     low, high = length_ratio
     if not 0 < low <= 1 <= high:
@@ -136,6 +143,12 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
         scores.update(figures)
         if reason:
             return PairVerdict(False, reason, scores)
+    dictionary = _oriented(lexicon, (first, second))
+    if dictionary is not None and min_body_coverage > 0 and all(texts):
+        reason, figures = body_coverage_reason(*texts, site_lines, dictionary, min_body_coverage)
+        scores.update(figures)
+        if reason:
+            return PairVerdict(False, reason, scores)
     if check_structure:
         structures = _structure(source), _structure(target)
         scores["structure_checked"] = all(structures)
@@ -151,6 +164,13 @@ def _text(page: PageRecord) -> str:
     return page.text or (visible_text(page.html) if page.html else "")
 
 
+def _oriented(lexicon: Lexicon | None, languages: tuple[str, str]) -> Lexicon | None:
+    """The lexicon read from the pair's first language, or None when it is not of these two languages."""
+    if lexicon is None or set(lexicon.languages) != set(languages):
+        return None
+    return lexicon if lexicon.languages[0] == languages[0] else lexicon.reversed()
+
+
 def _structure(page: PageRecord) -> list | None:
     """STRAND tokens of a page: from its stored signature, else from its HTML."""
     if page.structure:
@@ -160,7 +180,10 @@ def _structure(page: PageRecord) -> list | None:
 
 def filter_pairs(candidates: Iterable[CandidatePair], pages: Mapping[str, PageRecord],
                  pattern_credibility: Mapping[Pattern, float], **options) -> list[tuple[CandidatePair, PairVerdict]]:
-    """filter_pair for every candidate; pages missing from ``pages`` are filtered with that reason."""
+    """filter_pair for every candidate; pages missing from ``pages`` are filtered with that reason.
+    With a ``lexicon``, ``pages`` is the site's pages: their lines tell its template from the bodies."""
+    if options.get("lexicon") is not None and "site_lines" not in options:
+        options["site_lines"] = SiteLines.from_texts(_text(page) for page in pages.values())
     out = []
     for cand in candidates:
         source, target = pages.get(cand.source_url), pages.get(cand.target_url)

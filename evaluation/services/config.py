@@ -27,6 +27,8 @@ class PairsSettings:
     filter_threshold: float = 0.0         # Sim ≤ threshold is filtered out
     length_ratio_low: float = 0.33
     length_ratio_high: float = 3.0
+    min_body_coverage: float = 0.45       # our addition: with a dictionary, bodies it finds less translated are
+                                          # removed (evaluation/pairing/body_coverage.py; 0 = off)
     check_structure: bool = False         # STRAND over the pages' stored tag signatures (Page.tag_signature)
     structure_max_dp: float = 0.5         # ...a pair whose difference percentage dp exceeds this is filtered
     discovery_top_k: int = 500

@@ -144,7 +144,7 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
         everything, loaded.records, weights, languages=languages,
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
-        max_dp=cfg.structure_max_dp))
+        max_dp=cfg.structure_max_dp, lexicon=lexicon_in_use(), min_body_coverage=cfg.min_body_coverage))
     return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
 
 

@@ -23,6 +23,7 @@ translated pairs.
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import math
 import re
@@ -47,6 +48,7 @@ class LexiconError(ValueError):
     """A dictionary file is missing or not in the dictd format."""
 
 
+@functools.lru_cache(maxsize=100_000)  # a site's pages repeat their words; a dictionary is read once per process
 def stem(word: str) -> str:
     """The fold every word goes through before it is compared (see the module's docstring)."""
     folded = cyrillic_to_latin(word.casefold()).replace("đ", "dj").replace("ije", "e").replace("je", "e")

@@ -1,0 +1,77 @@
+"""Content check "body of its own": a dictionary reads whether two bodies under one frame say the same."""
+import pytest
+
+from crawlweb.crawler.htmlparse import parse_html
+from evaluation.pairing import body_coverage
+from evaluation.pairing.body_coverage import body_coverage_reason
+from evaluation.pairing.records import CandidatePair, PageRecord
+from evaluation.pairing.similarity import filter_pair, filter_pairs
+from training.learn.lexicon import Lexicon
+
+from ..dictd import DEBIAN_LEXICON, write_dictd
+from .realsites import REAL_SITES, load_real_sites
+
+WORDS = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
+         "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
+FRAME = {"sr": "Početna\nO nama\nKontakt", "en": "Home\nAbout us\nContact"}
+SERBIAN = "Kuća pored jezera, planina i šuma, livada i dvorac, crkva, most, ulica i pijaca."
+TRANSLATED = "A house by the lake, a mountain and a forest, a meadow by the castle, a church, a bridge, a street and a market."
+OF_ITS_OWN = "Our market opens early: fresh bread, cheese, honey and coffee every morning until noon."
+
+
+@pytest.fixture
+def lexicon(tmp_path) -> Lexicon:
+    forward = write_dictd(tmp_path / "sr-en", WORDS)
+    backward = write_dictd(tmp_path / "en-sr", {en: sr for sr, en in WORDS.items()})
+    return Lexicon.from_dictd(forward, backward, ("sr", "en"))
+
+
+def page(lang: str, body: str) -> str:
+    return f"{FRAME[lang]}\n{body}\nBeograd 2024"
+
+
+def test_a_body_of_its_own_under_a_translated_frame_is_named(lexicon):
+    reason, figures = body_coverage_reason(page("sr", SERBIAN), page("en", OF_ITS_OWN), None, lexicon, min_known=1)
+    assert reason.startswith("bodies of their own: the dictionary finds ")
+    assert figures["body_coverage"] < 0.45
+    assert body_coverage_reason(page("sr", SERBIAN), page("en", TRANSLATED), None, lexicon, min_known=5) == (
+        None, {"body_coverage": 1.0, "body_known_words": 10})
+
+
+def test_too_little_body_is_not_judged(lexicon):
+    assert body_coverage_reason(page("sr", SERBIAN), page("en", OF_ITS_OWN), None, lexicon) == (None, {})
+
+
+def test_the_filter_removes_it_only_with_a_dictionary_of_the_pairs_languages(lexicon, monkeypatch):
+    monkeypatch.setattr(body_coverage, "MIN_KNOWN", 1)  # the test's bodies are one sentence
+    source = PageRecord("http://x.rs/sr/selo.html", "sr", text=page("sr", SERBIAN), text_length=90)
+    target = PageRecord("http://x.rs/en/village.html", "en", text=page("en", OF_ITS_OWN), text_length=95)
+    sr_en = ("sr", "en")
+    assert filter_pair(source, target, {}, languages=sr_en).keep, "without a dictionary there is no body check"
+    removed = filter_pair(source, target, {}, languages=sr_en, lexicon=lexicon)
+    assert not removed.keep and removed.reason.startswith("bodies of their own")
+    english_first = filter_pair(target, source, {}, languages=("en", "sr"), lexicon=lexicon)
+    assert not english_first.keep and english_first.reason.startswith("bodies of their own")
+    assert filter_pair(source, target, {}, languages=sr_en, lexicon=lexicon, min_body_coverage=0).keep, "0: off"
+    croatian = PageRecord(source.url, "hr", text=source.text, text_length=90)
+    assert filter_pair(croatian, target, {}, languages=("hr", "en"), lexicon=lexicon).keep
+    translated = PageRecord(target.url, "en", text=page("en", TRANSLATED), text_length=120)
+    assert filter_pair(source, translated, {}, languages=sr_en, lexicon=lexicon).keep
+
+
+@pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data not found at {REAL_SITES}")
+def test_on_the_real_sites_no_translated_pair_is_taken_for_a_body_of_its_own():
+    lexicon = Lexicon.from_dictd(*DEBIAN_LEXICON)
+    removed, judged = [], 0
+    for site in load_real_sites():
+        languages = site.truth_languages()
+        pages = {url: PageRecord(url, languages[url], text=(text := parse_html(html, url).text),
+                                 text_length=len(text))
+                 for url, html in site.files.items() if url in languages}
+        candidates = [CandidatePair(sr, en, "switch", None, 1.0) for sr, en in site.truth_pairs]
+        for cand, verdict in filter_pairs(candidates, pages, {}, languages=("sr", "en"), lexicon=lexicon):
+            judged += "body_coverage" in verdict.scores
+            if verdict.reason.startswith("bodies of their own"):
+                removed.append(cand.key)
+    assert judged >= 30, "the check read too few of the real pairs to say anything"
+    assert removed == []
