@@ -60,6 +60,13 @@ DICTIONARY_FOR = {"en": "en", "sr": "sr", "hr": "sr", "bs": "sr", "cnr": "sr"}  
 MIN_KNOWN_SHARE = 0.3
 DICTIONARY_SAMPLE = 200   # tokens checked
 DECLARED_WORDS_MARGIN = 0.25  # how many more of the words a declared language's dictionary must know
+# ...none more when the template's html lang says the same as the page's own declaration (two sources agree)
+AGREED_DECLARATION_MARGIN = 0.0
+# A weak guess without a dictionary of its own (fastText's "de" at 0.21 on an English page) gives way to a
+# declared language whose dictionary knows this share of the words. Weak only: a neighbour's dictionary
+# knows half the words of a confidently identified Macedonian page declared Serbian.
+DECLARED_ALONE_SHARE = 0.5
+WEAK_GUESS = 0.5
 
 
 @dataclass(frozen=True)
@@ -186,18 +193,27 @@ def _declared_words(guess: LanguageGuess, tokens: list[str], script: str | None,
     template's html lang) outside the guessed one wins when its dictionary knows clearly more of the
     page's words (DECLARED_WORDS_MARGIN): the family gate lets an English menu page in on a Serbian
     footer's markers (Univerzitet, Beograd), and its Serbian dictionary share may still pass the junk
-    check. A declaration alone never wins: /en/ over Serbian text finds fewer English words."""
+    check. The margin is none when the template's html lang declares the same language (two sources
+    agree), and a weak guess without a dictionary (fastText's "de" at 0.21 on an English page) gives way
+    when the declared language's dictionary knows DECLARED_ALONE_SHARE of the words. A declaration alone never
+    wins: /en/ over Serbian text finds fewer English words."""
     own = guess.evidence.get("dictionary_known_share")
     own_code = DICTIONARY_FOR.get(guess.lang)
-    if own is None or own_code is None:
+    if own is None and (own_code is not None or guess.confidence >= WEAK_GUESS):
         return guess
-    per_page = {source: lang for source, lang in declarations.languages().items() if source in PER_PAGE_SOURCES}
+    declared = declarations.languages()
+    per_page = {source: lang for source, lang in declared.items() if source in PER_PAGE_SOURCES}
     for lang in dict.fromkeys(per_page.values()):
         code = DICTIONARY_FOR.get(lang)
         if code is None or code == own_code or not _fits_script(lang, script):
             continue
         known = _known_share(code, tokens)
-        if known is not None and known >= MIN_KNOWN_SHARE and known >= own + DECLARED_WORDS_MARGIN:
+        if own is None:  # the guess has no dictionary to compare with
+            needed = DECLARED_ALONE_SHARE
+        else:
+            margin = AGREED_DECLARATION_MARGIN if declared.get("html_lang") == lang else DECLARED_WORDS_MARGIN
+            needed = max(MIN_KNOWN_SHARE, own + margin)
+        if known is not None and known >= needed:
             guess.evidence["declared_words"] = {"lang": lang, "known_share": round(known, 3)}
             guess.evidence["decision"] = (f"{guess.evidence.get('decision')}; declared {lang}, "
                                           "whose dictionary knows more words")

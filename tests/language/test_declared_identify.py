@@ -81,3 +81,42 @@ def test_placeholder_runs_do_not_make_a_serbian_page_undetermined():
     page = f"<html><head><title>Fitness/Yoga1</title></head><body>{text}</body></html>"
     url = "http://fitnesssite.example.com/training_yoga_1.html"
     assert identify_page_language(parse_html(page, url), url)[0] == "sr"
+
+
+# An English body between a gym's Serbian menu and footer: as many English as Serbian dictionary words.
+MIXED_GYM_PAGE = """Početna
+O nama
+Treninzi
+Nutricionista
+Masaže
+Zakaži trening
+Nutritionist
+Our nutritionist prepares a diet plan for every member of the gym.
+Healthy food and regular training give the best results, and we help you keep both.
+Book a consultation at the reception.
+Radno vreme: ponedeljak – petak od 7 do 23 časa, subota od 9 do 20 časova
+Adresa: Bulevar kralja Aleksandra 73, Beograd
+Pratite nas na društvenim mrežama
+Sva prava zadržana"""
+
+
+def test_a_mixed_page_is_the_language_its_address_and_its_html_lang_both_declare():
+    url = "http://gym.example.com/eng/nutricionista.html"
+    assert identify_language(MIXED_GYM_PAGE, url=url, html_lang="en").lang == "en"
+    # one declaration alone needs clearly more words of its language
+    assert identify_language(MIXED_GYM_PAGE, url=url, html_lang="sr").lang == "sr"
+    assert identify_language(MIXED_GYM_PAGE, url="http://gym.example.com/nutricionista.html", html_lang="en").lang == "sr"
+
+
+def test_a_weak_guess_without_a_dictionary_gives_way_to_the_declared_language_whose_words_these_are():
+    from crawlweb.language.declared import page_declarations
+    from crawlweb.language.identify import LanguageGuess, _declared_words, words
+
+    tokens = words(ENGLISH)
+    declared = page_declarations("http://festival.example.com/en/prodajna_mesta.html")
+    weak = LanguageGuess("de", "Latn", 0.21, {"decision": "fastText"})
+    assert _declared_words(weak, tokens, "Latn", declared).lang == "en"
+    confident = LanguageGuess("de", "Latn", 0.9, {"decision": "fastText"})
+    assert _declared_words(confident, tokens, "Latn", declared).lang == "de"
+    undeclared = page_declarations("http://festival.example.com/prodajna_mesta.html")
+    assert _declared_words(weak, tokens, "Latn", undeclared).lang == "de"
