@@ -1,5 +1,7 @@
 """The train job: trains from judged improve items, compares with the current model, promotes a
 better one and rejects a worse one; it runs once per request, and rollback restores the previous."""
+import re
+
 import pytest
 
 from labeling.models import Evaluation, Judgment
@@ -75,6 +77,25 @@ def test_a_better_classifier_on_too_few_judged_pairs_is_not_promoted(people, syn
     assert model.state == "rejected" and promoted("pair_classifier") is None
     assert model.reason.startswith("rejected: not worse, but too few judged to promote "
                                    "(20 judged yes and 10 judged no; promotion needs 20 of each)")
+
+
+def test_a_promoted_classifier_the_filter_measures_better_than_gives_way_to_the_filter(people, sync_jobs):
+    first = make_pairs(TRUTH, informative=True, filter_kept=[True] * len(TRUTH), name="first")
+    judge_all(first, people["ana"], people["admin"], truth_by_url(TRUTH))
+    request_training(TrainingRun.Trigger.BUTTON)
+    assert promoted("pair_classifier")[0] == 1
+    # A second crawl whose wrong pairs look like right ones to the features; the filter removed them.
+    looks_right = [True] * 60
+    filter_right = [i % 3 != 0 for i in range(60)]
+    second = make_pairs(looks_right, informative=True, filter_kept=filter_right, name="second")
+    judge_all(second, people["ana"], people["admin"], truth_by_url(filter_right))
+    request_training(TrainingRun.Trigger.BUTTON)
+    assert pair_model(2).state == "rejected" and pair_model(2).metrics["current"] == "the method's filter"
+    assert pair_model(1).state == "rejected", "v1 measures worse than the filter on the judged pairs"
+    assert re.match(r"rejected after promotion: v1 measures 0\.8[56]\d, the method's filter 0\.92\d on 90 judged "
+                    r"pairs \(was: promoted: ", pair_model(1).reason), pair_model(1).reason  # pooled: 0.857 vs 0.923
+    assert promoted("pair_classifier") is None, "the filter decides again"
+    assert roll_back("pair_classifier") is None
 
 
 def test_rollback_promotes_the_previous_version_again(people, sync_jobs):

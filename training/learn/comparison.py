@@ -9,7 +9,8 @@ conservative comparison). The score is F1 of the positive class ("parallel", "tr
 Promotion rule: promote when mean F1 over folds of the new model ≥ the current's − tolerance
 (tolerance 0: "not worse"). When no model of the kind was promoted yet, the current one is the
 baseline the system runs without a classifier (the filter's ``kept``, the shipped Link Predictor,
-the default threshold).
+the default threshold). For the pair classifier the filter stays a contender after a promotion
+(training.services.trainers.train_pair_classifier).
 
 ``compare_scores`` is the rule for a model whose *scores* are used, not only a yes/no: the Link
 Predictor ranks a page's links and the detector reads those scoring at least its threshold. Both

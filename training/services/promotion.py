@@ -36,7 +36,18 @@ def store_outcome(outcome: Outcome, run: TrainingRun | None = None) -> TrainedMo
                else "worse")
         row.state, row.reason = State.REJECTED, f"rejected: {why}, {verdict}"[:500]
         row.save(update_fields=["state", "reason"])
+        if m.get("retire_current"):
+            give_way_to_default(outcome.kind, m["retire_current"])
     return row
+
+
+def give_way_to_default(kind: str, measured: str) -> None:
+    """The promoted version measures no better than running without one: it is rejected (a rollback
+    does not bring it back) and the default decides again (the method's filter)."""
+    for row in TrainedModel.objects.filter(kind=kind, state=State.PROMOTED):
+        row.state = State.REJECTED
+        row.reason = f"rejected after promotion: {measured} (was: {row.reason})"[:500]
+        row.save(update_fields=["state", "reason"])
 
 
 @transaction.atomic
