@@ -236,6 +236,7 @@ _PAIRS_READERS = {
     "PAIRS_DEEP_CONVENTIONS": lambda name: env_bool(name, True),
     "PAIRS_CONTENT_PAIRING": lambda name: env_bool(name, True),
     "PAIRS_CONTENT_THRESHOLD": lambda name: env_number(name, 0.25, minimum=0, maximum=1),
+    "PAIRS_CONTENT_LEXICON_THRESHOLD": lambda name: env_number(name, 0.35, minimum=0, maximum=1),
     "PAIRS_FILTER_TOP_N": lambda name: env_number(name, 30, minimum=1, integer=True),
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
     "PAIRS_MIN_BODY_COVERAGE": lambda name: env_number(name, 0.45, minimum=0, maximum=1),

@@ -34,6 +34,7 @@ def run_manage(*args, **env):
     ("PAIR_LEXICON", "/usr/share/dictd/freedict-hrv-eng", "PAIR_LEXICON='/usr/share/dictd/freedict-hrv-eng' must "
                                                           "name two dictd dictionaries"),
     ("PAIR_LEXICON", "/nowhere/sr-en,/nowhere/en-sr", "PAIR_LEXICON: /nowhere/sr-en.index does not exist"),
+    ("PAIRS_CONTENT_LEXICON_THRESHOLD", "-1", "PAIRS_CONTENT_LEXICON_THRESHOLD='-1' must be at least 0"),
     ("PAIRS_MIN_BODY_COVERAGE", "2", "PAIRS_MIN_BODY_COVERAGE='2' must be at most 1"),
     ("PAIR_LEXICON_LANGUAGES", "sr", "PAIR_LEXICON_LANGUAGES='sr' must be two different language codes"),
 ])

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from training.learn.lexicon import Lexicon
 
-from .content import THRESHOLD as CONTENT_THRESHOLD, content_pairs
+from .content import LEXICON_THRESHOLD as CONTENT_LEXICON_THRESHOLD, THRESHOLD as CONTENT_THRESHOLD, content_pairs
 from .declared import hreflang_pairs
 from .deep import DeepGuess, conventional_patterns, credible_site_patterns, deep_guesses
 from .methods import (LOCAL_THRESHOLD, THETA_UNNORMALIZED, combine_candidates, domain_credibility,
@@ -48,6 +48,7 @@ class PairingConfig:
     content_pairing: bool = True  # our addition: method "content" for the pages no other method paired
     content_threshold: float = CONTENT_THRESHOLD
     lexicon: Lexicon | None = None  # method "content" reads what the bodies say with it (training.learn.lexicon)
+    content_lexicon_threshold: float = CONTENT_LEXICON_THRESHOLD
 
 
 @dataclass
@@ -100,7 +101,8 @@ def run_pairing(sites: Iterable[SiteInput], config: PairingConfig | None = None)
         paired = {u for group in by_method.values() for c in group for u in c.key}
         if config.content_pairing:
             by_method["content"] += content_pairs(s.pages, paired, languages=languages,
-                                                  threshold=config.content_threshold, lexicon=config.lexicon)
+                                                  threshold=config.content_threshold, lexicon=config.lexicon,
+                                                  lexicon_threshold=config.content_lexicon_threshold)
         own = credible_site_patterns(sp, threshold=config.local_threshold, min_frequency=config.min_frequency)
         guesses += deep_guesses(languages_of, paired, global_patterns, top_n=config.deep_top_n, languages=languages,
                                 site_patterns=own, conventions=conventions)

@@ -21,6 +21,7 @@ class PairsSettings:
     deep_checks_per_job: int = 50
     content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared
     content_threshold: float = 0.25       # numbers, names and length (evaluation/pairing/content.py)
+    content_lexicon_threshold: float = 0.35  # ...and what the bodies say, with the bilingual dictionary
     filter_top_n: int = 30                # Def. 9: top 30 patterns by global credibility
     filter_scale: str = "normalized"      # C(k) scale in Sim_Pattern: normalized, unnormalized or unit
     filter_alpha: float = 0.5

@@ -135,7 +135,8 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     if cfg.content_pairing:  # last: only pages every URL method left alone
         paired = {u for group in groups for c in group for u in c.key}
         groups.append(content_pairs(loaded.records.values(), paired, languages=languages,
-                                    threshold=cfg.content_threshold, lexicon=lexicon_in_use()))
+                                    threshold=cfg.content_threshold, lexicon=lexicon_in_use(),
+                                    lexicon_threshold=cfg.content_lexicon_threshold))
     everything = combine_candidates(*groups, one_to_one=False)
     scripts = serbian_scripts(loaded.records.values())
     chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}

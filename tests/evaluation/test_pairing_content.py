@@ -166,6 +166,14 @@ def test_with_a_dictionary_pages_that_share_only_meaning_are_paired(hotel_lexico
     assert pairs_of(english_first) == {("breakfast.html", "dorucak.html"), ("car-park.html", "parking.html")}
 
 
+def test_with_a_dictionary_its_own_threshold_applies(hotel_lexicon):
+    pages = hotel_pages(WORDS_ONLY)
+    strict = content_pairs(pages, set(), languages=("sr", "en"), lexicon=hotel_lexicon, lexicon_threshold=0.99)
+    assert strict == []
+    lenient = content_pairs(pages, set(), languages=("sr", "en"), lexicon=hotel_lexicon, threshold=0.99)
+    assert len(lenient) == 2, "the threshold without a dictionary does not apply"
+
+
 def test_a_dictionary_of_other_languages_is_not_used(hotel_lexicon):
     pages = [PageRecord(p.url, "hr" if p.lang == "sr" else p.lang, text=p.text) for p in hotel_pages(WORDS_ONLY)]
     assert content_pairs(pages, set(), languages=("hr", "en"), lexicon=hotel_lexicon) == []
@@ -186,3 +194,28 @@ def test_on_the_real_sites_the_dictionary_finds_more_pairs_and_no_more_wrong_one
         counts[name] = right, wrong
     assert counts["with"][0] >= counts["without"][0] + 5, counts
     assert counts["with"][1] <= counts["without"][1], counts
+
+
+def test_a_paired_page_keeps_to_its_counterpart_and_leaves_an_unpaired_page_of_its_topic_alone(tmp_path):
+    # sobe ↔ rooms were paired by another method. The English offers page repeats the rooms page's
+    # figures, so sobe matches it better than its own Serbian counterpart ponude does; sobe must still
+    # be matched with rooms first, leaving offers to ponude.
+    words = {"zima": "winter", "ponuda": "offer", "soba": "room", "apartman": "suite", "posebna": "special",
+             "cena": "price", "noć": "night", "doručak": "breakfast", "hotel": "hotel", "pogled": "view"}
+    lexicon = Lexicon.from_dictd(write_dictd(tmp_path / "sr-en", words),
+                                 write_dictd(tmp_path / "en-sr", {en: sr for sr, en in words.items()}))
+    bodies = {
+        ("sr", "sobe"): "Naše sobe\nHotel ima 24 sobe i 3 apartmana sa pogledom.\n"
+                        "Dvokrevetna soba košta 85 evra, apartman 140 evra, sa doručkom.",
+        ("en", "rooms"): "Our rooms\nThe hotel has 24 rooms and 3 suites with a view.\n"
+                         "A double room costs 85 euros, a suite 140 euros, breakfast included.",
+        ("en", "offers"): "Special offers\nIn winter the hotel has 24 rooms and 3 suites with a view at a special "
+                          "price.\nA double room costs 85 euros, a suite 140 euros, breakfast included.",
+        ("sr", "ponude"): "Posebne ponude\nZimi je noć u sobi ili apartmanu povoljnija, sa doručkom.",
+    }
+    menu = {"sr": "Početna\nSobe\nKontakt", "en": "Home\nRooms\nContact"}
+    pages = [PageRecord(f"http://hotel.rs/{slug}.html", lang, text=f"{menu[lang]}\n{body}\nBeograd")
+             for (lang, slug), body in bodies.items()]
+    paired = {"http://hotel.rs/sobe.html", "http://hotel.rs/rooms.html"}
+    found = content_pairs(pages, paired, languages=("sr", "en"), lexicon=lexicon)
+    assert pairs_of(found) == {("ponude.html", "offers.html")}
