@@ -142,7 +142,7 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
         threshold = lexicon_threshold
     if lexicon is not None and len(left) * len(right) <= ALL_PAIRS_LIMIT:
         # two paired pages compete too: a paired page matched with its own counterpart leaves the
-        # unpaired pages alone (else it took the unpaired page of its topic from that page's counterpart)
+        # unpaired pages alone (else it could take the unpaired page of its topic from that page's counterpart)
         scores = {(source, target): content_score(left[source], right[target], lexicon)
                   for source in left for target in right}
     else:
