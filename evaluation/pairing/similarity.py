@@ -26,15 +26,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag
 
-from .patterns import GlobalPattern, mine_pairs, top_global_patterns
-from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
-from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
 from training.learn.lexicon import Lexicon
 from training.learn.page_body import SiteLines
 
 from .body_coverage import MIN_COVERAGE, body_coverage_reason
-from .untranslated import untranslated_reason
+from .patterns import GlobalPattern, mine_pairs, top_global_patterns
+from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
+from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
 from .strand import MAX_TOKENS, linearize, signature_tokens, strand_scores_of_tokens, visible_text
+from .untranslated import untranslated_reason
 
 SCALES = ("normalized", "unnormalized", "unit")
 
