@@ -97,7 +97,7 @@ def content_score(a: Anchors, b: Anchors, lexicon: Lexicon | None = None) -> flo
              + W_PROFILE * max(0.0, profile_correlation(list(a.lines), list(b.lines))))
     if lexicon is None:
         return score
-    forward, backward, known = lexicon.coverage(set(a.stems), set(b.stems))
+    forward, backward, known = lexicon.coverage(a.stems, b.stems)
     translated = min(forward, backward) if known >= LEXICON_MIN_KNOWN else 0.0
     return (1 - W_LEXICON) * score + W_LEXICON * translated
 
@@ -111,9 +111,11 @@ def _text(page: PageRecord) -> str:
 
 def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("en", "sr"),
                   threshold: float = THRESHOLD, max_pages: int = MAX_PAGES,
-                  lexicon: Lexicon | None = None, lexicon_threshold: float = LEXICON_THRESHOLD) -> list[CandidatePair]:
+                  lexicon: Lexicon | None = None, lexicon_threshold: float = LEXICON_THRESHOLD,
+                  site_lines: SiteLines | None = None) -> list[CandidatePair]:
     """Method "content" for one site's pages; ``paired``: URLs another method already proposed;
-    ``lexicon``: a dictionary of the two languages (used when they are its languages, either way round).
+    ``lexicon``: a dictionary of the two languages (used when they are its languages, either way round);
+    ``site_lines``: the site's line counts when the caller has them (else counted from ``pages``).
 
     Pages are matched one-to-one from the best score down among all the site's pages of the two
     languages, paired ones included, and only matches of two unpaired pages are proposed: a page whose
@@ -123,7 +125,7 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
         lexicon = None
     pages = list(pages)
     texts = {page.url: _text(page) for page in pages}
-    site = SiteLines.from_texts(texts.values())
+    site = site_lines if site_lines is not None else SiteLines.from_texts(texts.values())
     sides: dict[str, dict[str, Anchors]] = {first: {}, second: {}}
     for page in pages:
         if page.base_lang not in sides or not texts[page.url]:

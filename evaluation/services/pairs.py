@@ -132,11 +132,14 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     by the filter too (and stored removed, with the filter's scores), so a promoted pair classifier
     can decide among them and the evaluation's "removed" stratum shows what they were."""
     groups = [proposals.by_method.get(m, []) for m in METHODS if m not in ("deep", "content")] + [deep]
+    lexicon = lexicon_in_use()
+    site_lines = (SiteLines.from_texts(r.text for r in loaded.records.values())  # content and filter read bodies
+                  if cfg.content_pairing or lexicon is not None else None)
     if cfg.content_pairing:  # last: only pages every URL method left alone
         paired = {u for group in groups for c in group for u in c.key}
         groups.append(content_pairs(loaded.records.values(), paired, languages=languages,
-                                    threshold=cfg.content_threshold, lexicon=lexicon_in_use(),
-                                    lexicon_threshold=cfg.content_lexicon_threshold))
+                                    threshold=cfg.content_threshold, lexicon=lexicon,
+                                    lexicon_threshold=cfg.content_lexicon_threshold, site_lines=site_lines))
     everything = combine_candidates(*groups, one_to_one=False)
     scripts = serbian_scripts(loaded.records.values())
     chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}
@@ -145,7 +148,8 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
         everything, loaded.records, weights, languages=languages,
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
-        max_dp=cfg.structure_max_dp, lexicon=lexicon_in_use(), min_body_coverage=cfg.min_body_coverage))
+        max_dp=cfg.structure_max_dp, lexicon=lexicon, site_lines=site_lines,
+        min_body_coverage=cfg.min_body_coverage))
     return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
 
 

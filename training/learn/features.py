@@ -119,6 +119,7 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
     source, target = _get(pair, "source_language") or "", _get(pair, "target_language") or ""
     credibility = _number(site_credibility)
     source_text, target_text = _text(pair, "source"), _text(pair, "target")
+    body_lines = bodies(source_text, target_text, site_lines)  # read by the body and the lexicon features
     values = {
         "similarity": similarity or 0.0,
         "similarity_missing": 1.0 if similarity is None else 0.0,
@@ -142,8 +143,8 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
         "site_credibility": credibility or 0.0,
         "site_credibility_missing": 1.0 if credibility is None else 0.0,
         **text_features(source_text, target_text),
-        **body_features(source_text, target_text, site_lines),
+        **body_features(source_text, target_text, body_lines=body_lines),
         "one_to_one_dropped": 1.0 if scores.get("one_to_one_dropped") else 0.0,
-        **lexicon_features(lexicon, *bodies(source_text, target_text, site_lines)),
+        **lexicon_features(lexicon, *body_lines),
     }
     return [values[name] for name in FEATURE_NAMES]

@@ -28,7 +28,7 @@ import gzip
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,9 +120,9 @@ class Lexicon:
     def reversed(self) -> Lexicon:
         return Lexicon(self.backward, self.forward, (self.languages[1], self.languages[0]))
 
-    def coverage(self, first: set[str], second: set[str]) -> tuple[float | None, float | None, int]:
+    def coverage(self, first: Set[str], second: Set[str]) -> tuple[float | None, float | None, int]:
         """(share of ``first``'s known stems translated in ``second``, the same backwards, known stems)."""
-        def share(words: set[str], other: set[str], dictionary: dict[str, set[str]]) -> tuple[float | None, int]:
+        def share(words: Set[str], other: Set[str], dictionary: dict[str, set[str]]) -> tuple[float | None, int]:
             known = [w for w in words if w in dictionary]
             if not known:
                 return None, 0

@@ -88,9 +88,11 @@ def profile_correlation(a: list[int], b: list[int]) -> float:
     return sum((u - mx) * (v - my) for u, v in zip(x, y)) / (sx * sy)
 
 
-def body_features(source_text: str, target_text: str, site: SiteLines | None = None) -> dict[str, float]:
-    """BODY_FEATURE_NAMES of one pair of page texts (``site``: the site's line counts, when known)."""
-    a, b = bodies(source_text, target_text, site)
+def body_features(source_text: str, target_text: str, site: SiteLines | None = None,
+                  body_lines: tuple[list[str], list[str]] | None = None) -> dict[str, float]:
+    """BODY_FEATURE_NAMES of one pair of page texts (``site``: the site's line counts, when known;
+    ``body_lines``: the two bodies, when the caller has taken them out already)."""
+    a, b = body_lines if body_lines is not None else bodies(source_text, target_text, site)
     if not a or not b:
         return {**{name: 0.0 for name in BODY_FEATURE_NAMES}, "body_missing": 1.0}
     chars = [sum(map(len, a)), sum(map(len, b))]

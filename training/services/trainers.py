@@ -67,7 +67,7 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
     """The method's filter never leaves the comparison: with a classifier promoted, the new version
     is compared with whichever of the two measures better on the judged pairs, and a promoted
     classifier that the filter now measures at least as well as (although it may have been trained
-    on some of these pairs) is retired, so the filter decides again. In bench/learning.py a
+    on some of these pairs) is rejected, so the filter decides again. In bench/learning.py a
     classifier promoted on 100 judged pairs (F1 0.965 vs 0.951) was worse on the held-out crawl
     (0.901) and, compared only with itself, stayed for the next 185 judgments."""
     kind = TrainedModel.Kind.PAIR_CLASSIFIER
@@ -77,10 +77,15 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
     X, y, baseline = np.asarray(judged.features), np.asarray(judged.labels), np.asarray(judged.filter_kept)
     current = promoted(kind)
 
-    def fit_predict(train, test):
-        return PairClassifier.train(X[train], y[train], seed=seed).predict(X[test])
+    fold_predictions: dict[bytes, np.ndarray] = {}  # the same folds each comparison: each trained once
 
-    comparison = compare(y, fit_predict, lambda test: baseline[test], seed=seed)  # the same folds each time
+    def fit_predict(train, test):
+        key = test.tobytes()
+        if key not in fold_predictions:
+            fold_predictions[key] = PairClassifier.train(X[train], y[train], seed=seed).predict(X[test])
+        return fold_predictions[key]
+
+    comparison = compare(y, fit_predict, lambda test: baseline[test], seed=seed)
     metrics = {**comparison.as_dict(), "current": "the method's filter"}
     if current is not None:
         against_current = compare(y, fit_predict, lambda test: current[1].predict(X[test]), seed=seed)
