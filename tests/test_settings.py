@@ -36,6 +36,7 @@ def run_manage(*args, **env):
     ("PAIR_LEXICON", "/nowhere/sr-en,/nowhere/en-sr", "PAIR_LEXICON: /nowhere/sr-en.index does not exist"),
     ("PAIRS_CONTENT_LEXICON_THRESHOLD", "-1", "PAIRS_CONTENT_LEXICON_THRESHOLD='-1' must be at least 0"),
     ("PAIRS_MIN_BODY_COVERAGE", "2", "PAIRS_MIN_BODY_COVERAGE='2' must be at most 1"),
+    ("PAIRS_MIN_ALIGNED_SHARE", "1.5", "PAIRS_MIN_ALIGNED_SHARE='1.5' must be at most 1"),
     ("PAIR_LEXICON_LANGUAGES", "sr", "PAIR_LEXICON_LANGUAGES='sr' must be two different language codes"),
 ])
 def test_a_bad_setting_stops_start_up_with_a_message_naming_it(variable, value, expected):

@@ -29,7 +29,7 @@ from urllib.parse import urldefrag
 from training.learn.lexicon import Lexicon
 from training.learn.page_body import SiteLines
 
-from .body_coverage import MIN_COVERAGE, body_coverage_reason
+from .body_coverage import MIN_ALIGNED, MIN_COVERAGE, body_coverage_reason
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
@@ -103,7 +103,8 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
                 check_structure: bool = False, max_dp: float = 0.5,
                 max_transliteration_similarity: float = 0.8, no_links: str = "keep",
                 check_untranslated: bool = True, lexicon: Lexicon | None = None,
-                site_lines: SiteLines | None = None, min_body_coverage: float = MIN_COVERAGE) -> PairVerdict:
+                site_lines: SiteLines | None = None, min_body_coverage: float = MIN_COVERAGE,
+                min_aligned_share: float = MIN_ALIGNED) -> PairVerdict:
     """Verdict on one candidate pair: keep or filter, with the reason and all scores (``lexicon``: a
     dictionary of the two languages, ``site_lines``: the site's line counts, for the body check)."""
     first, second = check_languages(languages)
@@ -144,8 +145,9 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
         if reason:
             return PairVerdict(False, reason, scores)
     dictionary = _oriented(lexicon, (first, second))
-    if dictionary is not None and min_body_coverage > 0 and all(texts):
-        reason, figures = body_coverage_reason(*texts, site_lines, dictionary, min_body_coverage)
+    if dictionary is not None and (min_body_coverage > 0 or min_aligned_share > 0) and all(texts):
+        reason, figures = body_coverage_reason(*texts, site_lines, dictionary, min_body_coverage,
+                                               min_aligned=min_aligned_share)
         scores.update(figures)
         if reason:
             return PairVerdict(False, reason, scores)
@@ -183,7 +185,7 @@ def filter_pairs(candidates: Iterable[CandidatePair], pages: Mapping[str, PageRe
     """filter_pair for every candidate; pages missing from ``pages`` are filtered with that reason.
     With a ``lexicon``, ``pages`` is the site's pages: their lines tell its template from the bodies."""
     if options.get("lexicon") is not None and "site_lines" not in options:
-        options["site_lines"] = SiteLines.from_texts(_text(page) for page in pages.values())
+        options["site_lines"] = SiteLines.from_pages((url, _text(page)) for url, page in pages.items())
     out = []
     for cand in candidates:
         source, target = pages.get(cand.source_url), pages.get(cand.target_url)

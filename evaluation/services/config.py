@@ -21,7 +21,7 @@ class PairsSettings:
     deep_checks_per_job: int = 50
     content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared
     content_threshold: float = 0.25       # numbers, names and length (evaluation/pairing/content.py)
-    content_lexicon_threshold: float = 0.35  # ...and what the bodies say, with the bilingual dictionary
+    content_lexicon_threshold: float = 0.25  # ...and what the bodies say, with the bilingual dictionary
     filter_top_n: int = 30                # Def. 9: top 30 patterns by global credibility
     filter_scale: str = "normalized"      # C(k) scale in Sim_Pattern: normalized, unnormalized or unit
     filter_alpha: float = 0.5
@@ -30,6 +30,7 @@ class PairsSettings:
     length_ratio_high: float = 3.0
     min_body_coverage: float = 0.45       # our addition: with a dictionary, bodies it finds less translated are
                                           # removed (evaluation/pairing/body_coverage.py; 0 = off)
+    min_aligned_share: float = 0.3       # ...and so are bodies whose lines it finds too little aligned (0 = off)
     check_structure: bool = False         # STRAND over the pages' stored tag signatures (Page.tag_signature)
     structure_max_dp: float = 0.5         # ...a pair whose difference percentage dp exceeds this is filtered
     discovery_top_k: int = 500

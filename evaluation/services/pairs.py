@@ -133,7 +133,7 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
     can decide among them and the evaluation's "removed" stratum shows what they were."""
     groups = [proposals.by_method.get(m, []) for m in METHODS if m not in ("deep", "content")] + [deep]
     lexicon = lexicon_in_use()
-    site_lines = (SiteLines.from_texts(r.text for r in loaded.records.values())  # content and filter read bodies
+    site_lines = (SiteLines.from_pages((r.url, r.text) for r in loaded.records.values())  # content and filter read bodies
                   if cfg.content_pairing or lexicon is not None else None)
     if cfg.content_pairing:  # last: only pages every URL method left alone
         paired = {u for group in groups for c in group for u in c.key}
@@ -149,7 +149,7 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
         max_dp=cfg.structure_max_dp, lexicon=lexicon, site_lines=site_lines,
-        min_body_coverage=cfg.min_body_coverage))
+        min_body_coverage=cfg.min_body_coverage, min_aligned_share=cfg.min_aligned_share))
     return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
 
 
@@ -168,7 +168,7 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
         (changed if row.pk else new).append(row)
     decide = pair_decider(crawl_id, loaded.site.pk)  # a promoted pair classifier decides kept; None: the filter
     if decide is not None:
-        decide(read, SiteLines.from_texts(page.text or "" for page in loaded.pages))
+        decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
     CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
     CandidatePair.objects.bulk_update(changed, FIELDS, batch_size=500)
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)

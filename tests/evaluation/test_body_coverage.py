@@ -35,7 +35,27 @@ def test_a_body_of_its_own_under_a_translated_frame_is_named(lexicon):
     assert reason.startswith("bodies of their own: the dictionary finds ")
     assert figures["body_coverage"] < 0.45
     assert body_coverage_reason(page("sr", SERBIAN), page("en", TRANSLATED), None, lexicon, min_known=5) == (
-        None, {"body_coverage": 1.0, "body_known_words": 10})
+        None, {"body_coverage": 1.0, "body_known_words": 10, "aligned_share": 1.0, "aligned_known_words": 10})
+
+
+# The same ten words in other sentences: a text of its own on the topic, covered well as a bag of words.
+SERBIAN_LINES = "Kuća pored jezera i planina.\nŠuma, livada i dvorac.\nCrkva, most, ulica i pijaca."
+TRANSLATED_LINES = ("A house by the lake and the mountain.\nA forest, a meadow and a castle.\n"
+                    "A church, a bridge, a street and a market.")
+SAME_TOPIC = ("A castle by the market, and a house.\nA church near the lake, a bridge and a forest.\n"
+              "A mountain street by the meadow.")
+
+
+def test_a_body_of_its_own_on_the_same_topic_is_named_by_its_lines(lexicon):
+    reason, figures = body_coverage_reason(page("sr", SERBIAN_LINES), page("en", SAME_TOPIC), None, lexicon,
+                                           min_known=5, min_aligned=0.5)
+    assert figures["body_coverage"] == 1.0, "as a bag of words the body is all translated"
+    assert figures["aligned_share"] < 0.5
+    assert reason.startswith("bodies of their own: ") and "align line by line" in reason
+    assert body_coverage_reason(page("sr", SERBIAN_LINES), page("en", TRANSLATED_LINES), None, lexicon,
+                                min_known=5, min_aligned=0.5)[0] is None
+    assert body_coverage_reason(page("sr", SERBIAN_LINES), page("en", SAME_TOPIC), None, lexicon,
+                                min_known=5, min_aligned=0)[0] is None, "0: off"
 
 
 def test_too_little_body_is_not_judged(lexicon):
@@ -52,7 +72,8 @@ def test_the_filter_removes_it_only_with_a_dictionary_of_the_pairs_languages(lex
     assert not removed.keep and removed.reason.startswith("bodies of their own")
     english_first = filter_pair(target, source, {}, languages=("en", "sr"), lexicon=lexicon)
     assert not english_first.keep and english_first.reason.startswith("bodies of their own")
-    assert filter_pair(source, target, {}, languages=sr_en, lexicon=lexicon, min_body_coverage=0).keep, "0: off"
+    assert filter_pair(source, target, {}, languages=sr_en, lexicon=lexicon, min_body_coverage=0,
+                       min_aligned_share=0).keep, "0: off"
     croatian = PageRecord(source.url, "hr", text=source.text, text_length=90)
     assert filter_pair(croatian, target, {}, languages=("hr", "en"), lexicon=lexicon).keep
     translated = PageRecord(target.url, "en", text=page("en", TRANSLATED), text_length=120)

@@ -219,3 +219,28 @@ def test_a_paired_page_keeps_to_its_counterpart_and_leaves_an_unpaired_page_of_i
     paired = {"http://hotel.rs/sobe.html", "http://hotel.rs/rooms.html"}
     found = content_pairs(pages, paired, languages=("sr", "en"), lexicon=lexicon)
     assert pairs_of(found) == {("ponude.html", "offers.html")}
+
+
+def test_with_a_dictionary_a_translation_wins_over_a_page_of_the_same_words_on_its_topic(tmp_path):
+    # The tour page uses the village page's ten words in other sentences: as bags of words both English
+    # pages cover the Serbian one fully; only the translation keeps its lines, in order.
+    words = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
+             "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
+    lexicon = Lexicon.from_dictd(write_dictd(tmp_path / "sr-en", words),
+                                 write_dictd(tmp_path / "en-sr", {en: sr for sr, en in words.items()}))
+    bodies = {
+        ("sr", "selo"): "Kuća pored jezera i planina.\nŠuma, livada i dvorac.\nCrkva, most, ulica i pijaca.",
+        ("en", "village"): "A house by the lake and the mountain.\nA forest, a meadow and a castle.\n"
+                           "A church, a bridge, a street and a market, all within a short walk.",
+        ("en", "tour"): "A castle by the market, and a house by the lake.\nA bridge, a forest.\n"
+                        "A mountain street by the meadow and a church.",
+    }
+    menu = {"sr": "Početna\nSelo\nKontakt", "en": "Home\nVillage\nContact"}
+    pages = [PageRecord(f"http://selo.rs/{slug}.html", lang, text=f"{menu[lang]}\n{body}\nZlatibor")
+             for (lang, slug), body in bodies.items()]
+    anchors = {p.url.rsplit("/", 1)[1]: anchors_of(p.text, SiteLines.from_texts(q.text for q in pages), True)
+               for p in pages}
+    as_bags = [content_score(anchors["selo.html"], anchors[page], lexicon) for page in ("village.html", "tour.html")]
+    assert as_bags[1] > as_bags[0], "by word coverage (and its line lengths) the tour page is the better match"
+    found = content_pairs(pages, set(), languages=("sr", "en"), lexicon=lexicon)
+    assert pairs_of(found) == {("selo.html", "village.html")}

@@ -31,6 +31,19 @@ def test_the_template_lines_are_taken_off_and_a_menu_only_pair_has_no_body():
     assert said["translated"]["body_missing"] == 0.0
 
 
+def test_a_small_hosts_menu_is_its_template_among_a_big_hosts_pages():
+    # One pairing site, two hosts: a small one (4 pages, each with its menu) beside a big one (60 pages).
+    # Counted over all 64 pages the small host's menu (on 4, under 10 %) would be read as body.
+    small = [(f"http://sr.hotel.rs/{i}.html", f"{MENU_SR}\nStrana {i} ima svoj tekst.") for i in range(4)]
+    big = [(f"http://blog.hotel.rs/{i}.html", f"Blog\nPost {i} of the blog.") for i in range(60)]
+    site = SiteLines.from_pages(small + big)
+    assert site.is_template("Početna") and site.is_template("Blog")
+    assert not site.is_template("Strana 1 ima svoj tekst.")
+    assert not SiteLines.from_texts(text for _, text in small + big).is_template("Početna"), "counted site-wide"
+    one_host = SiteLines.from_pages(small)
+    assert one_host.host_pages is None and one_host.is_template("Kontakt")
+
+
 def test_without_the_site_the_verbatim_shared_lines_are_the_template():
     untranslated = body_features("Meni\nSame body text, not translated.", "Menu\nSame body text, not translated.")
     assert untranslated["body_identical_share"] == 0.0  # the shared line was taken off as template

@@ -21,7 +21,9 @@ A flag from scoring: whether the one-to-one choice dropped the pair for a better
 (``scores["one_to_one_dropped"]``; the classifier decides among those too, evaluation.services.pairs).
 What a bilingual dictionary says of the two bodies (training.learn.lexicon, when the caller has
 one): the share of each body's dictionary words translated in the other, which tells a translated
-body from a body of its own under a translated frame.
+body from a body of its own under a translated frame; and how much of the two bodies aligns line by
+line in order (training.learn.alignment), which tells a translation from a text of its own on the
+same topic.
 
 The filter's own verdict is not a feature: it is the baseline a classifier is compared with.
 """
@@ -31,6 +33,7 @@ import math
 import re
 from collections.abc import Mapping
 
+from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
 from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
 from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
 
@@ -46,7 +49,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "languages_confirmed", "same_base_language", "source_cyrillic", "target_cyrillic",
     "site_credibility", "site_credibility_missing",
     "shared_word_share", "shared_words_log", "shared_number_share", "shorter_text_log", "texts_missing",
-    *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES,
+    *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES, *ALIGNMENT_FEATURE_NAMES,
 )
 TEXT_CHARS = 20_000  # a page's first characters compared: enough for its words, bounded cost
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -146,5 +149,6 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
         **body_features(source_text, target_text, body_lines=body_lines),
         "one_to_one_dropped": 1.0 if scores.get("one_to_one_dropped") else 0.0,
         **lexicon_features(lexicon, *body_lines),
+        **alignment_features(lexicon, *body_lines),
     }
     return [values[name] for name in FEATURE_NAMES]

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 TEMPLATE_MIN_PAGES = 3  # a line on this many pages of a site (and TEMPLATE_MIN_SHARE of them) is template
 TEMPLATE_MIN_SHARE = 0.1
@@ -40,13 +41,20 @@ def page_lines(text: str) -> list[str]:
 
 
 class SiteLines:
-    """How many of a site's pages carry each line."""
+    """How many of a site's pages carry each line.
 
-    def __init__(self, counts: Counter, pages: int):
+    A pairing site can span several hosts (www.x.rs, en.x.rs, blog.x.rs; on the development web, many
+    sites under one test domain), and each host has a template of its own: a line's share is counted
+    among the pages of the hosts that carry it (``host_pages``), not among all the site's pages, or a
+    small host's menu would be read as its pages' bodies."""
+
+    def __init__(self, counts: Counter, pages: int, host_pages: dict[str, int] | None = None):
         self.counts, self.pages = counts, pages
+        self.host_pages = host_pages  # {line: pages of the hosts it is on}; None: one host
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> SiteLines:
+        """The pages of one host."""
         counts: Counter = Counter()
         pages = 0
         for text in texts:
@@ -54,8 +62,28 @@ class SiteLines:
             counts.update({line.casefold() for line in page_lines(text)})
         return cls(counts, pages)
 
+    @classmethod
+    def from_pages(cls, pages: Iterable[tuple[str, str]]) -> SiteLines:
+        """(URL, text) of every page of the site, its hosts told apart."""
+        counts: Counter = Counter()
+        hosts_of: dict[str, set[str]] = defaultdict(set)
+        per_host: Counter = Counter()
+        for url, text in pages:
+            host = urlsplit(url).hostname or ""
+            per_host[host] += 1
+            lines = {line.casefold() for line in page_lines(text)}
+            counts.update(lines)
+            for line in lines:
+                hosts_of[line].add(host)
+        if len(per_host) <= 1:
+            return cls(counts, sum(per_host.values()))
+        return cls(counts, sum(per_host.values()),
+                   {line: sum(per_host[host] for host in hosts) for line, hosts in hosts_of.items()})
+
     def is_template(self, line: str) -> bool:
-        return self.counts.get(line.casefold(), 0) >= max(TEMPLATE_MIN_PAGES, math.ceil(TEMPLATE_MIN_SHARE * self.pages))
+        key = line.casefold()
+        pages = self.pages if self.host_pages is None else self.host_pages.get(key, self.pages)
+        return self.counts.get(key, 0) >= max(TEMPLATE_MIN_PAGES, math.ceil(TEMPLATE_MIN_SHARE * pages))
 
 
 def bodies(source_text: str, target_text: str, site: SiteLines | None) -> tuple[list[str], list[str]]:

@@ -19,7 +19,7 @@ def site_lines_of(pairs) -> dict[int, SiteLines]:
                                                           getattr(p.target_page, "site_id", None)) if s}
     lines = {}
     for (crawl_id, site_id), sites in sites_of.items():
-        texts = Page.objects.filter(crawl_id=crawl_id, site_id__in=sites, status_code__gte=200,
-                                    status_code__lt=300).values_list("text", flat=True).iterator()
-        lines[(crawl_id, site_id)] = SiteLines.from_texts(t or "" for t in texts)
+        pages = Page.objects.filter(crawl_id=crawl_id, site_id__in=sites, status_code__gte=200,
+                                    status_code__lt=300).values_list("url", "text").iterator()
+        lines[(crawl_id, site_id)] = SiteLines.from_pages((url, text or "") for url, text in pages)
     return {p.pk: lines[(p.crawl_id, p.site_id)] for p in pairs}

@@ -1,0 +1,80 @@
+"""Line alignment with a bilingual lexicon: how much of two bodies translates line by line, in order.
+
+Pure module. Word coverage (training.learn.lexicon) reads a body as a bag of words, so two pages on
+one topic cover each other almost as well as a page and its translation: a hotel's blog post and
+its "about us" page, a gym's Serbian yoga page and an English yoga page of its own. A translation
+also keeps its paragraphs in order, each saying what its original says. So the two bodies' lines
+are aligned in order (a monotone one-to-one alignment that may leave lines out, found by dynamic
+programming), a line pair counting by how much of each line the dictionary finds translated in the
+other (the lower of the two directions) times the two lines' known words; the *aligned share* is
+the best alignment's total over all known words of both bodies: 1 for a body translated line by
+line, near 0 for two texts of their own.
+
+Measured on the real development web's listed pairs (bodies with ≥ 30 known words each): the
+translated pairs' median is 0.65 and 2 of 199 are under 0.3; the partial and boilerplate-only
+pairs' median is 0.27 and 15 of 33 are under 0.3. Among a site's English pages, a Serbian page's
+listed counterpart has the highest aligned share for 275 of 278 translated pairs.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from training.learn.lexicon import Lexicon, stems
+
+MAX_LINES = 200  # lines of a body aligned (200 × 200 line pairs at most): the cost stays bounded
+
+
+def _line_words(lines: Sequence[str], dictionary: dict[str, set[str]]) -> list[tuple[set[str], list[set[str]]]]:
+    """Each line's stems, and the translations of those of its stems the dictionary knows."""
+    out = []
+    for line in lines[:MAX_LINES]:
+        words = stems([line])
+        out.append((words, [dictionary[w] for w in words if w in dictionary]))
+    return out
+
+
+def _translated(known: list[set[str]], other: set[str]) -> int:
+    return sum(1 for translations in known if not translations.isdisjoint(other))
+
+
+def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[str]) -> tuple[float | None, int]:
+    """(aligned share of the two bodies, or None when a body has no word the dictionary knows;
+    the smaller body's count of known words). ``a_lines`` are in the lexicon's first language."""
+    a = _line_words(a_lines, lexicon.forward)
+    b = _line_words(b_lines, lexicon.backward)
+    known_a, known_b = sum(len(k) for _, k in a), sum(len(k) for _, k in b)
+    if not known_a or not known_b:
+        return None, 0
+    previous = [0.0] * (len(b) + 1)
+    for words_a, known_words_a in a:
+        current = [0.0] * (len(b) + 1)
+        for j, (words_b, known_words_b) in enumerate(b, start=1):
+            best = max(previous[j], current[j - 1])
+            if known_words_a and known_words_b:
+                similarity = min(_translated(known_words_a, words_b) / len(known_words_a),
+                                 _translated(known_words_b, words_a) / len(known_words_b))
+                if similarity:
+                    best = max(best, previous[j - 1] + similarity * (len(known_words_a) + len(known_words_b)))
+            current[j] = best
+        previous = current
+    return previous[-1] / (known_a + known_b), min(known_a, known_b)
+
+
+ALIGNMENT_FEATURE_NAMES: tuple[str, ...] = ("aligned_share", "aligned_missing")
+
+
+def _known(lines: Sequence[str], dictionary: dict[str, set[str]]) -> int:
+    return sum(1 for line in lines[:MAX_LINES] for word in stems([line]) if word in dictionary)
+
+
+def alignment_features(lexicon: Lexicon | None, a_lines: Sequence[str], b_lines: Sequence[str]) -> dict[str, float]:
+    """ALIGNMENT_FEATURE_NAMES of two bodies, read in the order whose dictionaries know more of their
+    words (as training.learn.lexicon.lexicon_features reads them; the pages' tags are not trusted)."""
+    if lexicon is None:
+        return {"aligned_share": 0.0, "aligned_missing": 1.0}
+    as_given = min(_known(a_lines, lexicon.forward), _known(b_lines, lexicon.backward))
+    swapped = min(_known(b_lines, lexicon.forward), _known(a_lines, lexicon.backward))
+    share, _ = aligned_share(lexicon, *((a_lines, b_lines) if as_given >= swapped else (b_lines, a_lines)))
+    if share is None:
+        return {"aligned_share": 0.0, "aligned_missing": 1.0}
+    return {"aligned_share": share, "aligned_missing": 0.0}
