@@ -7,7 +7,7 @@ one-to-one pairing (one counterpart per page and script: see ``combine_candidate
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .patterns import GlobalPattern, PatternStats, SitePatterns
 from .records import CandidatePair, Pattern, pattern_label
@@ -116,3 +116,13 @@ def combine_candidates(*groups: Iterable[CandidatePair], one_to_one: bool = True
         used.update(slots)
         kept.append(cand)
     return kept
+
+
+def one_to_one_among_kept(groups: Iterable[Iterable[CandidatePair]], keeps: Callable[[CandidatePair], bool],
+                          scripts: Mapping[str, str] | None = None) -> set[tuple[str, str]]:
+    """The keys of the one-to-one choice (combine_candidates) among the candidates ``keeps`` accepts:
+    a candidate the filter removes takes no page from another (a "cart" page paired by a URL pattern
+    with the English home page must not cost the Serbian home page its deep-guessed counterpart)."""
+    return {c.key for c in combine_candidates(*([c for c in group if keeps(c)] for group in groups),
+                                              one_to_one=True, scripts=scripts)}
+

@@ -26,6 +26,7 @@ from evaluation.pairing.deep import (
 from evaluation.pairing.methods import (
     combine_candidates,
     local_pairs,
+    one_to_one_among_kept,
     rescue_domain_pairs,
     rescue_global_pairs,
 )
@@ -128,9 +129,10 @@ def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages)
 def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, languages):
     """All proposals merged; the one-to-one choice; the filter's verdict on every candidate.
 
-    Returns (candidate, verdict, chosen) triples. The candidates the one-to-one choice drops are read
-    by the filter too (and stored removed, with the filter's scores), so a promoted pair classifier
-    can decide among them and the evaluation's "removed" stratum shows what they were."""
+    Returns (candidate, verdict, chosen) triples. The one-to-one choice is made among the candidates
+    the filter keeps. The candidates it drops are read by the filter too (and stored removed, with the
+    filter's scores), so a promoted pair classifier can decide among them and the evaluation's
+    "removed" stratum shows what they were."""
     groups = [proposals.by_method.get(m, []) for m in METHODS if m not in ("deep", "content")] + [deep]
     lexicon = lexicon_in_use()
     site_lines = (SiteLines.from_pages((r.url, r.text) for r in loaded.records.values())  # content and filter read bodies
@@ -141,8 +143,6 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
                                     threshold=cfg.content_threshold, lexicon=lexicon,
                                     lexicon_threshold=cfg.content_lexicon_threshold, site_lines=site_lines))
     everything = combine_candidates(*groups, one_to_one=False)
-    scripts = serbian_scripts(loaded.records.values())
-    chosen = {c.key for c in combine_candidates(*groups, one_to_one=True, scripts=scripts)}
     weights = pattern_weights(global_patterns, top_n=cfg.filter_top_n, scale=cfg.filter_scale)
     verdicts = dict((c.key, v) for c, v in filter_pairs(
         everything, loaded.records, weights, languages=languages,
@@ -150,6 +150,8 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
         max_dp=cfg.structure_max_dp, lexicon=lexicon, site_lines=site_lines,
         min_body_coverage=cfg.min_body_coverage, min_aligned_share=cfg.min_aligned_share))
+    scripts = serbian_scripts(loaded.records.values())
+    chosen = one_to_one_among_kept(groups, lambda c: verdicts[c.key].keep, scripts)
     return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
 
 
@@ -197,8 +199,8 @@ def _fill(row: CandidatePair, cand, verdict, chosen: bool, loaded, languages) ->
     row.kept, row.reason = verdict.keep, verdict.reason[:300]
     row.scores = {k: v for k, v in verdict.scores.items() if isinstance(v, (int, float, bool))}
     row.scores["filter_kept"] = verdict.keep
-    if not chosen:
-        row.kept, row.reason = False, f"{ONE_TO_ONE_REASON} (filter: {'kept' if verdict.keep else 'removed'})"
+    if verdict.keep and not chosen:
+        row.kept, row.reason = False, f"{ONE_TO_ONE_REASON} (filter: kept)"
         row.scores["one_to_one_dropped"] = True
     script = _serbian_script(source, target)
     if script:  # a Latin and a Cyrillic page may each pair with one English page: say which this is

@@ -3,8 +3,8 @@ import pytest
 
 from evaluation.pairing.deep import (apply_pattern, confirm_deep_pair, conventional_patterns, credible_site_patterns,
                                      deep_guesses, home_pages)
-from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, rescue_domain_pairs,
-                                        rescue_global_pairs)
+from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, one_to_one_among_kept,
+                                        rescue_domain_pairs, rescue_global_pairs)
 from evaluation.pairing.patterns import global_credibility, mine_site_patterns
 from evaluation.pairing.records import CandidatePair
 
@@ -151,3 +151,13 @@ def test_a_sites_home_pages_are_its_root_and_the_roots_index_file():
                            conventions=conventional_patterns(("sr", "en")))
     assert "http://nsd.test/en/" in {g.guessed_url for g in guesses}
     assert {g.page_url for g in guesses} <= {"http://nsd.test/", "http://nsd.test/index.html"}
+
+
+def test_a_pair_the_filter_removes_takes_no_page_from_another():
+    # A URL pattern pairs the (Serbian-labelled) cart page with the English home page, ahead of the deep
+    # guess home ↔ English home; the filter removes the cart pair, so the home pages keep each other.
+    cart = CandidatePair("http://x.rs/korpa_en.html", "http://x.rs/index_en.html", "local", ("", "_en"), 0.2)
+    home = CandidatePair("http://x.rs/", "http://x.rs/index_en.html", "deep", ("", "_en"), 0.2)
+    assert {c.key for c in combine_candidates([cart], [home])} == {cart.key}, "by priority alone the cart pair wins"
+    assert one_to_one_among_kept([[cart], [home]], lambda c: c is not cart) == {home.key}
+    assert one_to_one_among_kept([[cart], [home]], lambda c: True) == {cart.key}
