@@ -26,3 +26,16 @@ def write_dictd(base: Path, entries: dict[str, str]) -> Path:
     Path(f"{base}.index").write_text("\n".join(index) + "\n", encoding="utf-8")
     Path(f"{base}.dict.dz").write_bytes(gzip.compress(data))
     return base
+
+
+# Ten Serbian words and their English translations: the small dictionary several tests read pages with.
+VILLAGE_WORDS = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
+                 "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
+
+
+def two_way_lexicon(directory: Path, words: dict[str, str]):
+    """A Serbian–English Lexicon of ``words`` (one translation each), read back from dictd files."""
+    from training.learn.lexicon import Lexicon
+
+    return Lexicon.from_dictd(write_dictd(directory / "sr-en", words),
+                              write_dictd(directory / "en-sr", {en: sr for sr, en in words.items()}), ("sr", "en"))

@@ -8,11 +8,9 @@ from evaluation.pairing.records import CandidatePair, PageRecord
 from evaluation.pairing.similarity import filter_pair, filter_pairs
 from training.learn.lexicon import Lexicon
 
-from ..dictd import DEBIAN_LEXICON, write_dictd
+from ..dictd import DEBIAN_LEXICON, VILLAGE_WORDS, two_way_lexicon
 from .realsites import REAL_SITES, load_real_sites
 
-WORDS = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
-         "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
 FRAME = {"sr": "Početna\nO nama\nKontakt", "en": "Home\nAbout us\nContact"}
 SERBIAN = "Kuća pored jezera, planina i šuma, livada i dvorac, crkva, most, ulica i pijaca."
 TRANSLATED = "A house by the lake, a mountain and a forest, a meadow by the castle, a church, a bridge, a street and a market."
@@ -21,9 +19,7 @@ OF_ITS_OWN = "Our market opens early: fresh bread, cheese, honey and coffee ever
 
 @pytest.fixture
 def lexicon(tmp_path) -> Lexicon:
-    forward = write_dictd(tmp_path / "sr-en", WORDS)
-    backward = write_dictd(tmp_path / "en-sr", {en: sr for sr, en in WORDS.items()})
-    return Lexicon.from_dictd(forward, backward, ("sr", "en"))
+    return two_way_lexicon(tmp_path, VILLAGE_WORDS)
 
 
 def page(lang: str, body: str) -> str:

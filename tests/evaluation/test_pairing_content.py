@@ -7,7 +7,7 @@ from evaluation.pairing.records import PageRecord
 from training.learn.lexicon import Lexicon
 from training.learn.page_body import SiteLines
 
-from ..dictd import DEBIAN_LEXICON, write_dictd
+from ..dictd import DEBIAN_LEXICON, VILLAGE_WORDS, two_way_lexicon, write_dictd
 from .realsites import REAL_SITES, load_real_sites
 
 MENU = {"sr": "Početna\nSobe\nRestoran\nKontakt", "en": "Home\nRooms\nRestaurant\nContact"}
@@ -33,6 +33,12 @@ def hotel_pages(bodies=BODIES) -> list[PageRecord]:
         text = "\n".join((MENU[lang], body, FOOTER))
         pages.append(PageRecord(f"http://hotel.rs/{slug}.html", lang, text_length=len(text), text=text))
     return pages
+
+
+def pages_of(host: str, menu: dict[str, str], bodies: dict[tuple[str, str], str], footer: str) -> list[PageRecord]:
+    """A small site: each page its language's menu, its own body and the footer."""
+    return [PageRecord(f"http://{host}/{slug}.html", lang, text=f"{menu[lang]}\n{body}\n{footer}")
+            for (lang, slug), body in bodies.items()]
 
 
 def pairs_of(candidates) -> set[tuple[str, str]]:
@@ -200,10 +206,9 @@ def test_a_paired_page_keeps_to_its_counterpart_and_leaves_an_unpaired_page_of_i
     # sobe ↔ rooms were paired by another method. The English offers page repeats the rooms page's
     # figures, so sobe matches it better than its own Serbian counterpart ponude does; sobe must still
     # be matched with rooms first, leaving offers to ponude.
-    words = {"zima": "winter", "ponuda": "offer", "soba": "room", "apartman": "suite", "posebna": "special",
-             "cena": "price", "noć": "night", "doručak": "breakfast", "hotel": "hotel", "pogled": "view"}
-    lexicon = Lexicon.from_dictd(write_dictd(tmp_path / "sr-en", words),
-                                 write_dictd(tmp_path / "en-sr", {en: sr for sr, en in words.items()}))
+    lexicon = two_way_lexicon(tmp_path, {"zima": "winter", "ponuda": "offer", "soba": "room", "apartman": "suite",
+                                         "posebna": "special", "cena": "price", "noć": "night",
+                                         "doručak": "breakfast", "hotel": "hotel", "pogled": "view"})
     bodies = {
         ("sr", "sobe"): "Naše sobe\nHotel ima 24 sobe i 3 apartmana sa pogledom.\n"
                         "Dvokrevetna soba košta 85 evra, apartman 140 evra, sa doručkom.",
@@ -213,9 +218,7 @@ def test_a_paired_page_keeps_to_its_counterpart_and_leaves_an_unpaired_page_of_i
                           "price.\nA double room costs 85 euros, a suite 140 euros, breakfast included.",
         ("sr", "ponude"): "Posebne ponude\nZimi je noć u sobi ili apartmanu povoljnija, sa doručkom.",
     }
-    menu = {"sr": "Početna\nSobe\nKontakt", "en": "Home\nRooms\nContact"}
-    pages = [PageRecord(f"http://hotel.rs/{slug}.html", lang, text=f"{menu[lang]}\n{body}\nBeograd")
-             for (lang, slug), body in bodies.items()]
+    pages = pages_of("hotel.rs", {"sr": "Početna\nSobe\nKontakt", "en": "Home\nRooms\nContact"}, bodies, "Beograd")
     paired = {"http://hotel.rs/sobe.html", "http://hotel.rs/rooms.html"}
     found = content_pairs(pages, paired, languages=("sr", "en"), lexicon=lexicon)
     assert pairs_of(found) == {("ponude.html", "offers.html")}
@@ -224,10 +227,7 @@ def test_a_paired_page_keeps_to_its_counterpart_and_leaves_an_unpaired_page_of_i
 def test_with_a_dictionary_a_translation_wins_over_a_page_of_the_same_words_on_its_topic(tmp_path):
     # The tour page uses the village page's ten words in other sentences: as bags of words both English
     # pages cover the Serbian one fully; only the translation keeps its lines, in order.
-    words = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
-             "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
-    lexicon = Lexicon.from_dictd(write_dictd(tmp_path / "sr-en", words),
-                                 write_dictd(tmp_path / "en-sr", {en: sr for sr, en in words.items()}))
+    lexicon = two_way_lexicon(tmp_path, VILLAGE_WORDS)
     bodies = {
         ("sr", "selo"): "Kuća pored jezera i planina.\nŠuma, livada i dvorac.\nCrkva, most, ulica i pijaca.",
         ("en", "village"): "A house by the lake and the mountain.\nA forest, a meadow and a castle.\n"
@@ -235,9 +235,7 @@ def test_with_a_dictionary_a_translation_wins_over_a_page_of_the_same_words_on_i
         ("en", "tour"): "A castle by the market, and a house by the lake.\nA bridge, a forest.\n"
                         "A mountain street by the meadow and a church.",
     }
-    menu = {"sr": "Početna\nSelo\nKontakt", "en": "Home\nVillage\nContact"}
-    pages = [PageRecord(f"http://selo.rs/{slug}.html", lang, text=f"{menu[lang]}\n{body}\nZlatibor")
-             for (lang, slug), body in bodies.items()]
+    pages = pages_of("selo.rs", {"sr": "Početna\nSelo\nKontakt", "en": "Home\nVillage\nContact"}, bodies, "Zlatibor")
     anchors = {p.url.rsplit("/", 1)[1]: anchors_of(p.text, SiteLines.from_texts(q.text for q in pages), True)
                for p in pages}
     as_bags = [content_score(anchors["selo.html"], anchors[page], lexicon) for page in ("village.html", "tour.html")]

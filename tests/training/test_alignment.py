@@ -4,10 +4,8 @@ import pytest
 from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, aligned_share, alignment_features
 from training.learn.lexicon import Lexicon, stems
 
-from ..dictd import write_dictd
+from ..dictd import VILLAGE_WORDS, two_way_lexicon
 
-WORDS = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šuma": "forest", "livada": "meadow",
-         "dvorac": "castle", "crkva": "church", "most": "bridge", "ulica": "street", "pijaca": "market"}
 SERBIAN = ["Kuća pored jezera i planina.", "Šuma, livada i dvorac.", "Crkva, most, ulica i pijaca."]
 TRANSLATED = ["A house by the lake and the mountain.", "A forest, a meadow and a castle.",
               "A church, a bridge, a street and a market."]
@@ -18,8 +16,7 @@ OF_ITS_OWN = ["A castle by the market, and a house.", "A church near the lake, a
 
 @pytest.fixture
 def lexicon(tmp_path) -> Lexicon:
-    return Lexicon.from_dictd(write_dictd(tmp_path / "sr-en", WORDS),
-                              write_dictd(tmp_path / "en-sr", {en: sr for sr, en in WORDS.items()}), ("sr", "en"))
+    return two_way_lexicon(tmp_path, VILLAGE_WORDS)
 
 
 def test_a_translation_aligns_line_by_line(lexicon):
