@@ -17,7 +17,10 @@ listed counterpart has the highest aligned share for 275 of 278 translated pairs
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
+
+import numpy as np
 
 from training.learn.lexicon import Lexicon, stems
 
@@ -25,16 +28,31 @@ MAX_LINES = 200  # lines of a body aligned (200 × 200 line pairs at most): the 
 
 
 def _line_words(lines: Sequence[str], dictionary: dict[str, set[str]]) -> list[tuple[set[str], list[set[str]]]]:
-    """Each line's stems, and the translations of those of its stems the dictionary knows."""
+    """Each line's stems, and the translations of those of its stems the dictionary knows; lines with no
+    known word are left out (they match no line, and skipping a line costs nothing)."""
     out = []
     for line in lines[:MAX_LINES]:
         words = stems([line])
-        out.append((words, [dictionary[w] for w in words if w in dictionary]))
+        known = [dictionary[w] for w in words if w in dictionary]
+        if known:
+            out.append((words, known))
     return out
 
 
-def _translated(known: list[set[str]], other: set[str]) -> int:
-    return sum(1 for translations in known if not translations.isdisjoint(other))
+def _shared_counts(rows: list[tuple[set[str], list[set[str]]]], columns: list[tuple[set[str], list[set[str]]]]
+                   ) -> np.ndarray:
+    """counts[i, j]: how many of row line i's known words have a translation among column line j's words
+    (an index from each stem to the column lines that hold it: only lines that share something are visited)."""
+    holders: dict[str, list[int]] = defaultdict(list)
+    for j, (words, _) in enumerate(columns):
+        for word in words:
+            holders[word].append(j)
+    counts = np.zeros((len(rows), len(columns)))
+    for i, (_, known) in enumerate(rows):
+        for translations in known:
+            for j in {j for t in translations for j in holders.get(t, ())}:
+                counts[i, j] += 1
+    return counts
 
 
 def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[str]) -> tuple[float | None, int]:
@@ -42,22 +60,18 @@ def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[st
     the smaller body's count of known words). ``a_lines`` are in the lexicon's first language."""
     a = _line_words(a_lines, lexicon.forward)
     b = _line_words(b_lines, lexicon.backward)
-    known_a, known_b = sum(len(k) for _, k in a), sum(len(k) for _, k in b)
-    if not known_a or not known_b:
+    if not a or not b:
         return None, 0
-    previous = [0.0] * (len(b) + 1)
-    for words_a, known_words_a in a:
-        current = [0.0] * (len(b) + 1)
-        for j, (words_b, known_words_b) in enumerate(b, start=1):
-            best = max(previous[j], current[j - 1])
-            if known_words_a and known_words_b:
-                similarity = min(_translated(known_words_a, words_b) / len(known_words_a),
-                                 _translated(known_words_b, words_a) / len(known_words_b))
-                if similarity:
-                    best = max(best, previous[j - 1] + similarity * (len(known_words_a) + len(known_words_b)))
-            current[j] = best
-        previous = current
-    return previous[-1] / (known_a + known_b), min(known_a, known_b)
+    known_a = np.array([len(known) for _, known in a], dtype=float)
+    known_b = np.array([len(known) for _, known in b], dtype=float)
+    similarity = np.minimum(_shared_counts(a, b) / known_a[:, None], _shared_counts(b, a).T / known_b[None, :])
+    weight = similarity * (known_a[:, None] + known_b[None, :])
+    # best[i][j]: the best alignment of a's first i lines with b's first j; row by row,
+    # best[i][j] = max(best[i-1][j], best[i][j-1], best[i-1][j-1] + weight[i-1][j-1])
+    previous = np.zeros(len(b) + 1)
+    for row in weight:
+        previous = np.concatenate(([0.0], np.maximum.accumulate(np.maximum(previous[1:], previous[:-1] + row))))
+    return float(previous[-1] / (known_a.sum() + known_b.sum())), int(min(known_a.sum(), known_b.sum()))
 
 
 ALIGNMENT_FEATURE_NAMES: tuple[str, ...] = ("aligned_share", "aligned_missing")
