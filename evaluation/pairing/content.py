@@ -150,8 +150,8 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
     languages, paired ones included, and only matches of two unpaired pages are proposed: a page whose
     true counterpart another method has paired is matched with it, not with the best page left over."""
     first, second = check_languages(languages)
-    if lexicon is not None and {first, second} != set(lexicon.languages):
-        lexicon = None
+    if lexicon is not None:
+        lexicon = lexicon.read_from(first, second)
     pages = list(pages)
     texts = {page.url: _text(page) for page in pages}
     site = site_lines if site_lines is not None else SiteLines.from_pages(texts.items())
@@ -167,8 +167,6 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
     open_right = {url for url in right if url not in paired}
     if not open_left or not open_right or max(len(open_left), len(open_right)) > max_pages:
         return []
-    if lexicon is not None and lexicon.languages[0] != first:
-        lexicon = lexicon.reversed()
     if lexicon is not None:
         threshold = lexicon_threshold
     if lexicon is not None and len(left) * len(right) <= ALL_PAIRS_LIMIT:

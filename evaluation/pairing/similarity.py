@@ -144,7 +144,7 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
         scores.update(figures)
         if reason:
             return PairVerdict(False, reason, scores)
-    dictionary = _oriented(lexicon, (first, second))
+    dictionary = lexicon.read_from(first, second) if lexicon is not None else None
     if dictionary is not None and (min_body_coverage > 0 or min_aligned_share > 0) and all(texts):
         reason, figures = body_coverage_reason(*texts, site_lines, dictionary, min_body_coverage,
                                                min_aligned=min_aligned_share)
@@ -164,13 +164,6 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
 
 def _text(page: PageRecord) -> str:
     return page.text or (visible_text(page.html) if page.html else "")
-
-
-def _oriented(lexicon: Lexicon | None, languages: tuple[str, str]) -> Lexicon | None:
-    """The lexicon read from the pair's first language, or None when it is not of these two languages."""
-    if lexicon is None or set(lexicon.languages) != set(languages):
-        return None
-    return lexicon if lexicon.languages[0] == languages[0] else lexicon.reversed()
 
 
 def _structure(page: PageRecord) -> list | None:

@@ -120,6 +120,12 @@ class Lexicon:
     def reversed(self) -> Lexicon:
         return Lexicon(self.backward, self.forward, (self.languages[1], self.languages[0]))
 
+    def read_from(self, first: str, second: str) -> Lexicon | None:
+        """This lexicon read from ``first`` into ``second``, or None when those are not its two languages."""
+        if {first, second} != set(self.languages):
+            return None
+        return self if self.languages[0] == first else self.reversed()
+
     def coverage(self, first: Set[str], second: Set[str]) -> tuple[float | None, float | None, int]:
         """(share of ``first``'s known stems translated in ``second``, the same backwards, known stems)."""
         def share(words: Set[str], other: Set[str], dictionary: dict[str, set[str]]) -> tuple[float | None, int]:
