@@ -58,8 +58,16 @@ def _shared_counts(rows: list[tuple[set[str], list[set[str]]]], columns: list[tu
 def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[str]) -> tuple[float | None, int]:
     """(aligned share of the two bodies, or None when a body has no word the dictionary knows;
     the smaller body's count of known words). ``a_lines`` are in the lexicon's first language."""
-    a = _line_words(a_lines, lexicon.forward)
-    b = _line_words(b_lines, lexicon.backward)
+    return _aligned(_line_words(a_lines, lexicon.forward), _line_words(b_lines, lexicon.backward))
+
+
+def _known(lines: list[tuple[set[str], list[set[str]]]]) -> int:
+    return sum(len(known) for _, known in lines)
+
+
+def _aligned(a: list[tuple[set[str], list[set[str]]]], b: list[tuple[set[str], list[set[str]]]]
+             ) -> tuple[float | None, int]:
+    """aligned_share of two bodies' prepared lines (_line_words)."""
     if not a or not b:
         return None, 0
     known_a = np.array([len(known) for _, known in a], dtype=float)
@@ -77,18 +85,14 @@ def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[st
 ALIGNMENT_FEATURE_NAMES: tuple[str, ...] = ("aligned_share", "aligned_missing")
 
 
-def _known(lines: Sequence[str], dictionary: dict[str, set[str]]) -> int:
-    return sum(1 for line in lines[:MAX_LINES] for word in stems([line]) if word in dictionary)
-
-
 def alignment_features(lexicon: Lexicon | None, a_lines: Sequence[str], b_lines: Sequence[str]) -> dict[str, float]:
     """ALIGNMENT_FEATURE_NAMES of two bodies, read in the order whose dictionaries know more of their
     words (as training.learn.lexicon.lexicon_features reads them; the pages' tags are not trusted)."""
     if lexicon is None:
         return {"aligned_share": 0.0, "aligned_missing": 1.0}
-    as_given = min(_known(a_lines, lexicon.forward), _known(b_lines, lexicon.backward))
-    swapped = min(_known(b_lines, lexicon.forward), _known(a_lines, lexicon.backward))
-    share, _ = aligned_share(lexicon, *((a_lines, b_lines) if as_given >= swapped else (b_lines, a_lines)))
+    as_given = _line_words(a_lines, lexicon.forward), _line_words(b_lines, lexicon.backward)
+    swapped = _line_words(b_lines, lexicon.forward), _line_words(a_lines, lexicon.backward)
+    share, _ = _aligned(*(as_given if min(map(_known, as_given)) >= min(map(_known, swapped)) else swapped))
     if share is None:
         return {"aligned_share": 0.0, "aligned_missing": 1.0}
     return {"aligned_share": share, "aligned_missing": 0.0}
