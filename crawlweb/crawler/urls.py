@@ -16,9 +16,9 @@ from functools import lru_cache
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 import idna
-import tldextract
 
 from .regex_safety import backtracking_problem
+from .suffixes import split_domain
 
 DEFAULT_SESSION_PARAMS: tuple[str, ...] = (
     "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid*", "cfid", "cftoken",
@@ -349,20 +349,17 @@ def site_name(host: str, strip_www: bool = True) -> str:
     return host
 
 
-# The bundled public-suffix snapshot only: no cache directory, no suffix-list download.
-_TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-
 @lru_cache(maxsize=65536)
 def ends_in_public_suffix(name: str) -> bool:
-    """Does the dotted name end in a public suffix ('primer.rs', 'a.co.rs': yes; 'o-nama.html': no)?"""
-    ext = _TLD(name.lower().rstrip("."))
-    return bool(ext.suffix and ext.domain)
+    """Does the dotted name end in a public suffix ('primer.rs', 'a.co.rs', 'github.io': yes; 'o-nama.html': no)?"""
+    _, domain, suffix = split_domain(name.lower().rstrip("."), private=False)
+    return bool(suffix and domain)
 
 
 @lru_cache(maxsize=65536)
 def registrable_domain(host: str) -> str:
-    """The registrable domain (public suffix + one label): 'www.rts.co.rs' -> 'rts.co.rs'.
+    """The registrable domain (public suffix + one label): 'www.rts.co.rs' -> 'rts.co.rs',
+    'ana.github.io' -> 'ana.github.io' (crawlweb.crawler.suffixes).
 
     IP addresses are returned as they are. A host under a suffix the public list does not know (such as
     the test web's '.test' names) falls back to its last two labels.
@@ -373,8 +370,8 @@ def registrable_domain(host: str) -> str:
         return host
     except ValueError:
         pass
-    ext = _TLD(host)
-    if ext.suffix and ext.domain:
-        return f"{ext.domain}.{ext.suffix}"
+    _, domain, suffix = split_domain(host)
+    if suffix and domain:
+        return f"{domain}.{suffix}"
     labels = [label for label in host.split(".") if label]
     return ".".join(labels[-2:])

@@ -6,9 +6,8 @@ separators / . - _ ? & = ; units are percent-decoded and case-folded.
 Host treatment (our decision): the subdomain labels of the host, minus a leading
 "www", are path units placed before the path, so ``en.site.rs/a.html`` and
 ``site.rs/a.html`` give ⟨en, ε⟩ and ``en.site.rs`` vs ``sr.site.rs`` give ⟨en, sr⟩.
-The registrable domain (``site.rs``, via the bundled public-suffix list, no
-network) is not a unit: it is part of every index key, so pairs never cross
-registrable domains.  Scheme, port and fragment are ignored.
+The registrable domain (``site.rs``, ``ana.github.io``: crawlweb.crawler.suffixes) is
+not a unit: it is part of every index key, so pairs never cross registrable domains.  Scheme, port and fragment are ignored.
 The file name is everything after the last "/" of the path plus the query; a URL
 ending in "/" has an empty file-name set.
 """
@@ -19,10 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
 
-import tldextract
+from crawlweb.crawler.suffixes import split_domain
 
 SEPARATORS = re.compile(r"[/.\-_?&=]+")
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=())  # bundled snapshot only: never fetch
 
 
 @dataclass(frozen=True)
@@ -47,9 +45,9 @@ def split_units(text: str) -> list[str]:
 def split_host(host: str) -> tuple[tuple[str, ...], str]:
     """(subdomain labels without 'www', registrable domain) of a host."""
     host = host.casefold().rstrip(".")
-    parts = _EXTRACT(host)
-    registrable = ".".join(p for p in (parts.domain, parts.suffix) if p) or host
-    labels = [label for label in parts.subdomain.split(".") if label]
+    subdomain, domain, suffix = split_domain(host)
+    registrable = ".".join(p for p in (domain, suffix) if p) or host
+    labels = [label for label in subdomain.split(".") if label]
     if labels and labels[0] == "www":
         labels = labels[1:]
     return tuple(labels), registrable

@@ -181,9 +181,28 @@ def test_site_name_is_the_host_without_www(host, strip, expected):
     ("www.xn--80aq5b6b.xn--90a3ac", "xn--80aq5b6b.xn--90a3ac"),
     ("sr.site-a.test", "site-a.test"),
     ("127.0.0.1", "127.0.0.1"),
+    # the list's private section: each customer of a hosting service owns a site of their own
+    ("ana.github.io", "ana.github.io"),
+    ("www.ana.github.io", "ana.github.io"),
+    ("blog.marko.blogspot.com", "marko.blogspot.com"),
+    # the real development web's stand-in for <owner>.github.io/<repo>
+    ("titan-gradnja.acamilic.gh.test", "acamilic.gh.test"),
 ])
 def test_registrable_domain_uses_the_public_suffix_list(host, expected):
     assert registrable_domain(host) == expected
+
+
+def test_two_github_pages_owners_are_two_registrable_domains():
+    assert registrable_domain("ana.github.io") != registrable_domain("marko.github.io")
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("primer.rs", True), ("a.co.rs", True), ("github.io", True), ("ana.github.io", True), ("o-nama.html", False),
+])
+def test_a_dotted_name_ending_in_a_public_suffix_is_a_domain_name(name, expected):
+    from crawlweb.crawler.urls import ends_in_public_suffix
+
+    assert ends_in_public_suffix(name) is expected
 
 
 def test_registrable_domain_works_without_any_network(monkeypatch):
@@ -195,7 +214,12 @@ def test_registrable_domain_works_without_any_network(monkeypatch):
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket.socket, "connect", no_network)
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
+    import importlib
+
+    from crawlweb.crawler import suffixes
+
+    fresh = importlib.reload(suffixes)  # a new extractor reads its suffix list with the network gone
+    assert fresh.split_domain("www.uns.org.rs") == ("www", "uns", "org.rs")
+    assert fresh.split_domain("ana.github.io") == ("", "ana", "github.io")
     urls.registrable_domain.cache_clear()
-    fresh = urls.tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-    assert fresh("www.uns.org.rs").suffix == "org.rs"
     assert urls.registrable_domain("www.uns.org.rs") == "uns.org.rs"

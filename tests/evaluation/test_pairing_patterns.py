@@ -58,6 +58,15 @@ def test_pairs_never_cross_registrable_domains():
     assert found == {}
 
 
+def test_two_owners_on_one_hosting_suffix_are_two_domains():
+    # GitHub Pages, Blogger: the public-suffix list's private section gives each owner a domain, so the
+    # owners' names are no pattern ⟨ana, marko⟩ between two sites; an owner's sr/ and en/ pages are one site
+    found, _ = mine_pairs(["https://ana.github.io/x.html"], ["https://marko.github.io/x.html"])
+    assert found == {}
+    found, _ = mine_pairs(["https://ana.github.io/en/x.html"], ["https://ana.github.io/sr/x.html"])
+    assert list(found) == [("en", "sr")]
+
+
 def legco_site():
     pages = {LEGCO.format("english").replace("es061099", n): "en" for n in ("a", "b", "c")}
     pages.update({LEGCO.format("chinese").replace("es061099", n): "zh" for n in ("a", "b")})

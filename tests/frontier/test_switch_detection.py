@@ -84,6 +84,7 @@ def test_language_units_are_swapped_in_path_query_and_host():
 def test_one_site_is_its_hosts_not_its_hosting_suffix():
     assert same_site("http://en.primer.rs/", "http://www.primer.rs/x")
     assert not same_site("http://mipap.mipap.gh.test/", "http://empire.stojadin2701.gh.test/")
+    assert not same_site("https://ana.github.io/", "https://marko.github.io/")  # two owners of one hosting suffix
 
 
 def test_a_script_redirect_gateway_is_read_through_to_both_languages():
