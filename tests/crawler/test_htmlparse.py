@@ -1,6 +1,5 @@
 import glob
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -141,17 +140,16 @@ def test_urls_in_plain_text_are_found():
     assert extract_text_urls("", BASE) == []
 
 
-def test_a_100_kb_page_parses_in_a_few_milliseconds():
+def test_a_100_kb_page_yields_every_link_with_its_context():
+    # its speed (target < 80 ms) is measured by bench/parse_speed.py, not here: a timed test fails on a busy machine
     block = ('<div class="item"><h3>Naslov {i}</h3><p>Tekst o nečemu važnom, sa <a href="/clanak/{i}.html">'
              'linkom ka članku</a> i još malo teksta da strana bude duža i sadržajnija.</p></div>\n')
-    html = "<html><body>" + "".join(block.format(i=i) for i in range(100_000 // len(block))) + "</body></html>"
-    parse_html(html, BASE)
-    started = time.perf_counter()
-    for _ in range(5):
-        page = parse_html(html, BASE)
-    per_page = (time.perf_counter() - started) / 5
-    assert len(page.links) == 100_000 // len(block)
-    assert per_page < 0.08, f"{per_page * 1000:.1f} ms for {len(html)} characters"
+    count = 100_000 // len(block)
+    html = "<html><body>" + "".join(block.format(i=i) for i in range(count)) + "</body></html>"
+    page = parse_html(html, BASE)
+    assert [link.url for link in page.links] == [f"http://www.primer.rs/clanak/{i}.html" for i in range(count)]
+    assert page.links[-1].anchor_text == "linkom ka članku"
+    assert page.links[-1].text_before.endswith("sa")
 
 
 needs_real_sites = pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data absent: {REAL_SITES}")
