@@ -43,8 +43,8 @@ def page_lines(text: str) -> list[str]:
 class SiteLines:
     """How many of a site's pages carry each line.
 
-    A pairing site can span several hosts (www.x.rs, en.x.rs, blog.x.rs; on the development web, many
-    sites under one test domain), and each host has a template of its own: a line's share is counted
+    A pairing site can span several hosts (www.x.rs, en.x.rs, blog.x.rs), and each host has a
+    template of its own: a line's share is counted
     among the pages of the hosts that carry it (``host_pages``), not among all the site's pages, or a
     small host's menu would be read as its pages' bodies."""
 
