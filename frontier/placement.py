@@ -55,6 +55,7 @@ from django.utils import timezone
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.language.dictionaries import MissingDictionary
 from crawlweb.models import Crawl, Page
+from crawlweb.services.bulk_rows import lock_crawl_store
 from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement, TargetInfo
 from frontier.layers.registry import MODULES, build_modules
 from frontier.layers.structure import StructureModule
@@ -324,9 +325,11 @@ def update_priorities(crawl_id: int, target_ids: Sequence[int], frontier: Fronti
             changed.append(Target(pk=pk, priority=new))
     for attempt in range(DEADLOCK_RETRIES):
         try:
-            # Leasing locks Target rows too; ids in ascending order keep the window small, and a
-            # deadlock PostgreSQL breaks is retried rather than failing the job.
+            # A crawl step's store updates its Targets in the order PostgreSQL scans them, not in
+            # ours: taking turns with it (its advisory lock) is what prevents a deadlock; a deadlock
+            # with another writer is still retried rather than failing the job.
             with transaction.atomic():
+                lock_crawl_store(crawl_id)
                 Target.objects.bulk_update(changed, ["priority"], batch_size=200)
             break
         except OperationalError as error:
