@@ -323,6 +323,8 @@ def update_priorities(crawl_id: int, target_ids: Sequence[int], frontier: Fronti
         new = layered_priority(placements[pk], depth, frontier.priority, is_script_url(url))
         if new != old:
             changed.append(Target(pk=pk, priority=new))
+    if not changed:
+        return 0  # nothing to write: no need to wait for the crawl's store lock
     for attempt in range(DEADLOCK_RETRIES):
         try:
             # A crawl step's store updates its Targets in the order PostgreSQL scans them, not in

@@ -7,7 +7,8 @@ Host treatment (our decision): the subdomain labels of the host, minus a leading
 "www", are path units placed before the path, so ``en.site.rs/a.html`` and
 ``site.rs/a.html`` give ⟨en, ε⟩ and ``en.site.rs`` vs ``sr.site.rs`` give ⟨en, sr⟩.
 The registrable domain (``site.rs``, ``ana.github.io``: crawlweb.crawler.suffixes) is
-not a unit: it is part of every index key, so pairs never cross registrable domains.  Scheme, port and fragment are ignored.
+not a unit: it is part of every index key, so pairs never cross registrable domains.
+Scheme, port and fragment are ignored.
 The file name is everything after the last "/" of the path plus the query; a URL
 ending in "/" has an empty file-name set.
 """

@@ -44,9 +44,9 @@ class SiteLines:
     """How many of a site's pages carry each line.
 
     A pairing site can span several hosts (www.x.rs, en.x.rs, blog.x.rs), and each host has a
-    template of its own: a line's share is counted
-    among the pages of the hosts that carry it (``host_pages``), not among all the site's pages, or a
-    small host's menu would be read as its pages' bodies."""
+    template of its own: a line's share is counted among the pages of the hosts that carry it
+    (``host_pages``), not among all the site's pages, or a small host's menu would be read as its
+    pages' bodies."""
 
     def __init__(self, counts: Counter, pages: int, host_pages: dict[str, int] | None = None):
         self.counts, self.pages = counts, pages
