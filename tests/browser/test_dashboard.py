@@ -1,5 +1,6 @@
 """An operator in a real browser: logs in, starts a crawl of a seed list, watches it finish, pauses nothing left."""
 import pytest
+from playwright.sync_api import expect
 
 from crawlweb.models import Crawl, SeedList
 
@@ -57,5 +58,6 @@ def test_the_crawl_page_draws_the_harvest_curve(staff_login, live_server):
     assert box["width"] > 300 and box["height"] > 100, "the curve is drawn across the figure"
     assert page.locator("svg circle").count() == 3
     page.click("text=Compare with other crawls")
-    assert page.locator("svg polyline.harvest-line").count() == 1
+    page.wait_for_url("**/frontier/harvest/**")  # the click starts the navigation; the new page may not be in yet
+    expect(page.locator("svg polyline.harvest-line")).to_have_count(1)
     assert "cobfc run" in page.locator("table.harvest-totals").inner_text()

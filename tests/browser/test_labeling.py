@@ -1,6 +1,7 @@
 """Evaluators in a real browser: a whole judging session by keyboard, and crawled pages full of
 script-injection attempts that must render harmlessly."""
 import pytest
+from playwright.sync_api import expect
 
 from labeling.creation import create_evaluation
 from labeling.models import Assignment, Judgment
@@ -112,7 +113,8 @@ def test_an_admin_creates_an_evaluation_and_sees_the_margins_follow_the_size(pag
     page.fill("#id_overlap", "0.5")
     page.check("input[name=evaluators] >> nth=0")  # one evaluator only: the overlap is refused by name
     page.click("text=Draw the sample and assign it")
-    assert "Overlap share: An overlap needs at least two evaluators" in page.locator("form.form-grid").inner_text()
+    # the refused form is the same form as before the click: expect() waits for the answer that names the field
+    expect(page.locator("form.form-grid")).to_contain_text("Overlap share: An overlap needs at least two evaluators")
     page.check("input[name=evaluators] >> nth=1")
     page.click("text=Draw the sample and assign it")
     page.wait_for_selector(".messages .success")

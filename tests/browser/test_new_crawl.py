@@ -1,6 +1,7 @@
 """An operator in a real browser picks the "Barbosa COBFC" preset, adds M01 + M03, starts the crawl and
 sees it running with its configuration and the method behind each choice."""
 import pytest
+from playwright.sync_api import expect
 
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services.crawl_control import stop_crawl
@@ -52,6 +53,7 @@ def test_a_bad_value_is_shown_on_one_line_naming_the_field(staff_login, live_ser
     page.fill("#id_start_urls", "http://www.primer.rs/")
     page.select_option("#id_strategy", "focc")
     page.click("text=Start crawl")
-    errors = page.locator("ul.form-errors li")
-    assert errors.all_inner_texts() == ["topic_definition: FocC needs a topic definition (lines 'weight: term=class')"]
+    # expect() waits for the answer to the click: all_inner_texts() alone could read the page before it
+    expect(page.locator("ul.form-errors li")).to_have_text(
+        ["topic_definition: FocC needs a topic definition (lines 'weight: term=class')"])
     assert not Crawl.objects.exists()
