@@ -13,6 +13,8 @@ never resolve on the internet (RFC 2606), so they change nothing outside the tes
 """
 from __future__ import annotations
 
+import ipaddress
+
 import tldextract
 
 TEST_WEB_SUFFIXES = ("gh.test",)
@@ -26,3 +28,30 @@ def split_domain(host: str, *, private: bool = True) -> tuple[str, str, str]:
     ``private=False`` reads the list's ICANN section only (github.io: domain github, suffix io)."""
     parts = EXTRACT(host, include_psl_private_domains=private)
     return parts.subdomain, parts.domain, parts.suffix
+
+
+def registrable_domain(host: str) -> str:
+    """The registrable domain (public suffix + one label) of a lower-case host without a port:
+    'www.rts.co.rs' -> 'rts.co.rs', 'ana.github.io' -> 'ana.github.io'.
+
+    An IP address is its own domain. A host under a suffix the list does not know (the test web's
+    '.test' names) falls back to its last two labels, so 'sr.site-a.test' and 'sr.site-b.test' stay
+    two sites rather than one site 'test'.
+    """
+    host = host.rstrip(".")
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return host
+    except ValueError:
+        pass
+    _, domain, suffix = split_domain(host)
+    if suffix and domain:
+        return f"{domain}.{suffix}"
+    return ".".join([label for label in host.split(".") if label][-2:])
+
+
+def subdomain_labels(host: str) -> tuple[str, ...]:
+    """The labels of a lower-case host before its registrable domain: 'en.www.site.rs' -> ('en', 'www')."""
+    host = host.rstrip(".")
+    registrable = registrable_domain(host)
+    return tuple(label for label in host[:-len(registrable)].split(".") if label)

@@ -18,6 +18,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 import idna
 
 from .regex_safety import backtracking_problem
+from . import suffixes
 from .suffixes import split_domain
 
 DEFAULT_SESSION_PARAMS: tuple[str, ...] = (
@@ -358,20 +359,6 @@ def ends_in_public_suffix(name: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def registrable_domain(host: str) -> str:
-    """The registrable domain (public suffix + one label): 'www.rts.co.rs' -> 'rts.co.rs',
-    'ana.github.io' -> 'ana.github.io' (crawlweb.crawler.suffixes).
-
-    IP addresses are returned as they are. A host under a suffix the public list does not know (such as
-    the test web's '.test' names) falls back to its last two labels.
-    """
-    host = site_name(host, strip_www=False)
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-        return host
-    except ValueError:
-        pass
-    _, domain, suffix = split_domain(host)
-    if suffix and domain:
-        return f"{domain}.{suffix}"
-    labels = [label for label in host.split(".") if label]
-    return ".".join(labels[-2:])
+    """The registrable domain of a host as the crawl names it (any case, a port, a trailing dot):
+    'www.rts.co.rs' -> 'rts.co.rs', 'ana.github.io' -> 'ana.github.io' (crawlweb.crawler.suffixes)."""
+    return suffixes.registrable_domain(site_name(host, strip_www=False))

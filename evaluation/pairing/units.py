@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
 
-from crawlweb.crawler.suffixes import split_domain
+from crawlweb.crawler.suffixes import registrable_domain, subdomain_labels
 
 SEPARATORS = re.compile(r"[/.\-_?&=]+")
 
@@ -46,12 +46,10 @@ def split_units(text: str) -> list[str]:
 def split_host(host: str) -> tuple[tuple[str, ...], str]:
     """(subdomain labels without 'www', registrable domain) of a host."""
     host = host.casefold().rstrip(".")
-    subdomain, domain, suffix = split_domain(host)
-    registrable = ".".join(p for p in (domain, suffix) if p) or host
-    labels = [label for label in subdomain.split(".") if label]
+    labels = subdomain_labels(host)
     if labels and labels[0] == "www":
         labels = labels[1:]
-    return tuple(labels), registrable
+    return labels, registrable_domain(host)
 
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)(?::\d*)?([^?#]*)(?:\?([^#]*))?")

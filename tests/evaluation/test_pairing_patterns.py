@@ -22,6 +22,21 @@ def test_subdomain_labels_are_path_units_and_www_is_ignored():
     assert url_units("http://en.site.rs/a.html").domain == url_units("http://site.rs/a.html").domain
 
 
+@pytest.mark.parametrize("host", ["sr.site-a.test", "www.rts.co.rs", "en.ana.github.io", "sr.site.acamilic.gh.test",
+                                  "127.0.0.1"])
+def test_pairing_and_the_crawl_read_one_registrable_domain(host):
+    from crawlweb.crawler.urls import registrable_domain
+
+    assert url_units(f"http://{host}/a.html").domain == registrable_domain(host)
+
+
+def test_two_sites_under_a_suffix_the_list_does_not_know_never_pair():
+    # the test web's .test names: 'sr.site-a.test' is site-a's page, not a page of one site 'test'
+    assert url_units("http://sr.site-a.test/a.html").path == {"sr"}
+    found, _ = mine_pairs(["http://en.site-a.test/a.html"], ["http://sr.site-b.test/a.html"])
+    assert not found
+
+
 def test_bad_url_gets_a_clear_error():
     with pytest.raises(ValueError, match="not an absolute URL"):
         url_units("about.html")
