@@ -22,6 +22,17 @@ def set_job_mode(settings, mode: str) -> str:
     return mode
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """The tests' accounts hash their passwords with MD5 (Django's advice for test runs): PBKDF2's
+    million rounds per account made and per login were a fifth of the embedded pass's CPU. A login
+    checks a password the same way; only the hash is cheaper. Deployed settings are untouched."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item, nextitem):
     """Before the test's fixtures are torn down (and its database flushed), end what it left running

@@ -15,7 +15,6 @@ def limits(settings):
     settings.LOGIN_MAX_FAILURES_PER_ACCOUNT = 3
     settings.LOGIN_MAX_FAILURES_PER_ADDRESS = 5
     settings.LOGIN_LOCKOUT_SECONDS = 60
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast: many logins here
     return settings
 
 
