@@ -2,56 +2,129 @@
 # The whole test suite, twice where it matters:
 #  1. against the real servers: PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) — every test;
 #  2. in the embedded mode: SQLite and in-process jobs — the tests that touch the database.
-# The passes run side by side, and without arguments the first runs as two halves side by side too
-# (the slow crawling, browser and fault tests in one, the rest in the other). They share nothing:
-# each has its own test database, Redis database, VAR_DIR and free loopback ports; and most of their
-# time is spent waiting on sockets and politeness clocks, so three at once on two cores take little
-# longer than the longest alone.
+# Without arguments each pass runs as shards side by side: the PostgreSQL pass as four, the
+# embedded pass as two (the SHARDS below). Shards share nothing: each has its own test database,
+# Redis database, VAR_DIR and free loopback ports. Most of their time is spent waiting on sockets
+# and politeness clocks, so six at once on two cores take little longer than the longest alone.
+# With arguments (-k leasing, a path) each pass runs whole, once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/services.sh || exit 1
 
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
-# The second half's databases (the test database is "test_" + the name: created and dropped by the run).
-TEST_DATABASE_URL_2="${TEST_DATABASE_URL_2:-${TEST_DATABASE_URL}_second_half}"
-TEST_REDIS_URL_2="${TEST_REDIS_URL_2:-redis://127.0.0.1:6379/14}"
 export VAR_DIR="${VAR_DIR:-$(pwd)/var/test}"
-# Each pass ends with its 15 slowest tests, so a run that grows slower says where.
+# Each shard ends with its 15 slowest tests, so a run that grows slower says where.
 export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:-} --durations=15"
-# The first half: these directories; the second half: every other test.
-FIRST_HALF=(tests/browser tests/integration tests/faults tests/hardening tests/dashboard_live tests/crawl_setup)
+EMBEDDED_MARKS="django_db and not services"
+case "${TEST_REDIS_URL##*/}" in
+    [3-9] | 1[0-5]) ;;
+    *) echo "TEST_REDIS_URL=$TEST_REDIS_URL must end in a Redis database number from 3 to 15:" \
+            "the shards use it and the three below it" >&2
+       exit 2 ;;
+esac
+
+# A shard: a name, then its test directories; "rest" runs every test no other shard of its pass names.
+# Balanced by the time each directory took (about 6 minutes of tests each on the 2-core machine).
+PG_SHARDS=(
+    "browser-setup: tests/browser tests/crawl_setup tests/dashboard_live"
+    "integration-faults: tests/integration tests/faults tests/hardening"
+    "discovery-evaluation: tests/discovery_integration tests/evaluation_integration"
+    "rest: rest"
+)
+EMBEDDED_SHARDS=(
+    "browser-integration: tests/browser tests/integration tests/crawl_setup tests/dashboard_live tests/hardening"
+    "rest: rest"
+)
 
 logs="$(mktemp -d)"
 pids=()
+names=()
+outputs=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$logs"' EXIT
 
-VAR_DIR="$VAR_DIR/embedded" env -u DATABASE_URL -u REDIS_URL \
-    .venv/bin/python -m pytest -m "django_db and not services" "$@" > "$logs/embedded" 2>&1 &
-pids+=($!)
+# The pytest arguments of shard $1 of the pass whose shards are the rest of the arguments.
+shard_args() {
+    local wanted="$1" shard name dirs dir
+    shift
+    for shard in "$@"; do
+        name="${shard%%:*}"
+        dirs="${shard#*: }"
+        if [ "$name" = "$wanted" ] && [ "$dirs" != "rest" ]; then
+            echo "$dirs"
+            return
+        fi
+    done
+    for shard in "$@"; do  # the rest: every directory the others name is left out
+        dirs="${shard#*: }"
+        [ "$dirs" = "rest" ] && continue
+        for dir in $dirs; do echo -n "--ignore=$dir "; done
+    done
+}
+
+# start NAME LOG ENV... -- PYTEST-ARGS...: one pytest process in the background (ENV: env's
+# arguments, its -u options first).
+start() {
+    local name="$1" log="$2"
+    shift 2
+    local environment=()
+    while [ "$1" != "--" ]; do environment+=("$1"); shift; done
+    shift
+    env "${environment[@]}" .venv/bin/python -m pytest "$@" > "$log" 2>&1 &
+    pids+=($!)
+    names+=("$name")
+    outputs+=("$log")
+}
 
 if [ "$#" -eq 0 ]; then
-    ignores=()
-    for dir in "${FIRST_HALF[@]}"; do ignores+=(--ignore="$dir"); done
-    VAR_DIR="$VAR_DIR/second-half" DATABASE_URL="$TEST_DATABASE_URL_2" REDIS_URL="$TEST_REDIS_URL_2" \
-        .venv/bin/python -m pytest "${ignores[@]}" > "$logs/second" 2>&1 &
-    pids+=($!)
-    echo "== PostgreSQL + Redis, first half: ${FIRST_HALF[*]} (the second half and the embedded pass run beside it; their output follows) =="
-    DATABASE_URL="$TEST_DATABASE_URL" REDIS_URL="$TEST_REDIS_URL" .venv/bin/python -m pytest "${FIRST_HALF[@]}"
-    first=$?
-    wait "${pids[1]}"
-    second=$?
-    echo "== PostgreSQL + Redis, second half: every other test =="
-    cat "$logs/second"
+    index=0
+    for shard in "${PG_SHARDS[@]}"; do
+        name="${shard%%:*}"
+        # The first shard keeps the URLs as given; the others get a database and a Redis database
+        # of their own: <database>_<shard> (created and dropped by the run as test_<database>_<shard>),
+        # and the Redis databases below 15.
+        database_url="$TEST_DATABASE_URL"
+        redis_url="$TEST_REDIS_URL"
+        if [ "$index" -gt 0 ]; then
+            database_url="${TEST_DATABASE_URL}_${name//-/_}"
+            redis_url="${TEST_REDIS_URL%/*}/$(( ${TEST_REDIS_URL##*/} - index ))"
+        fi
+        # shellcheck disable=SC2046  # the shard's arguments are words
+        start "PostgreSQL + Redis, $name" "$logs/pg-$index" VAR_DIR="$VAR_DIR/$name" \
+            DATABASE_URL="$database_url" REDIS_URL="$redis_url" -- $(shard_args "$name" "${PG_SHARDS[@]}")
+        index=$((index + 1))
+    done
+    index=0
+    for shard in "${EMBEDDED_SHARDS[@]}"; do
+        name="${shard%%:*}"
+        # shellcheck disable=SC2046
+        start "embedded (SQLite + in-process jobs), $name" "$logs/embedded-$index" \
+            -u DATABASE_URL -u REDIS_URL VAR_DIR="$VAR_DIR/embedded-$name" -- \
+            -m "$EMBEDDED_MARKS" $(shard_args "$name" "${EMBEDDED_SHARDS[@]}")
+        index=$((index + 1))
+    done
 else
-    echo "== PostgreSQL + Redis (the embedded pass runs beside it; its output follows) =="
-    DATABASE_URL="$TEST_DATABASE_URL" REDIS_URL="$TEST_REDIS_URL" .venv/bin/python -m pytest "$@"
-    first=$?
-    second=0
+    start "PostgreSQL + Redis" "$logs/pg" DATABASE_URL="$TEST_DATABASE_URL" REDIS_URL="$TEST_REDIS_URL" -- "$@"
+    start "embedded (SQLite + in-process jobs)" "$logs/embedded" -u DATABASE_URL -u REDIS_URL \
+        VAR_DIR="$VAR_DIR/embedded" -- -m "$EMBEDDED_MARKS" "$@"
 fi
-wait "${pids[0]}"
-embedded=$?
-echo "== embedded: SQLite + in-process jobs =="
-cat "$logs/embedded"
-# pytest exits 5 when a selection holds no test; that is a failure of the suite here too.
-[ "$first" = 0 ] && [ "$second" = 0 ] && [ "$embedded" = 0 ]
+echo "== ${#pids[@]} pytest processes side by side; each one's output follows when it ends =="
+
+failed=0
+statuses=()
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"
+    status=$?
+    echo "== ${names[$i]}: exit $status =="
+    cat "${outputs[$i]}"
+    # pytest exits 5 when a selection holds no test; that is a failure of the suite here too.
+    [ "$status" = 0 ] || failed=1
+    statuses+=("$status")
+done
+echo "== summary =="
+for i in "${!pids[@]}"; do
+    # pytest's last line counts the shard's tests; its FAILED lines name what failed
+    echo "${names[$i]} (exit ${statuses[$i]}): $(grep -E '([0-9]+ (passed|failed|errors?|skipped|deselected)|no tests ran).* in [0-9.]+s' "${outputs[$i]}" | tail -n 1)"
+    grep -E '^(FAILED|ERROR) ' "${outputs[$i]}"
+done
+exit "$failed"
