@@ -70,12 +70,17 @@ start() {
     local environment=()
     while [ "$1" != "--" ]; do environment+=("$1"); shift; done
     shift
-    env "${environment[@]}" .venv/bin/python -m pytest "$@" > "$log" 2>&1 &
+    if [ "${#pids[@]}" -eq 0 ]; then  # the first prints as it goes too, so a run is never silent
+        (env "${environment[@]}" .venv/bin/python -m pytest "$@" 2>&1 | tee "$log"; exit "${PIPESTATUS[0]}") &
+    else
+        env "${environment[@]}" .venv/bin/python -m pytest "$@" > "$log" 2>&1 &
+    fi
     pids+=($!)
     names+=("$name")
     outputs+=("$log")
 }
 
+echo "== pytest processes side by side: the first prints as it goes, each other's output follows when it ends =="
 if [ "$#" -eq 0 ]; then
     index=0
     for shard in "${PG_SHARDS[@]}"; do
@@ -108,7 +113,6 @@ else
     start "embedded (SQLite + in-process jobs)" "$logs/embedded" -u DATABASE_URL -u REDIS_URL \
         VAR_DIR="$VAR_DIR/embedded" -- -m "$EMBEDDED_MARKS" "$@"
 fi
-echo "== ${#pids[@]} pytest processes side by side; each one's output follows when it ends =="
 
 failed=0
 statuses=()
@@ -116,7 +120,7 @@ for i in "${!pids[@]}"; do
     wait "${pids[$i]}"
     status=$?
     echo "== ${names[$i]}: exit $status =="
-    cat "${outputs[$i]}"
+    [ "$i" -eq 0 ] || cat "${outputs[$i]}"
     # pytest exits 5 when a selection holds no test; that is a failure of the suite here too.
     [ "$status" = 0 ] || failed=1
     statuses+=("$status")
