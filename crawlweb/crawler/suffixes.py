@@ -50,8 +50,9 @@ def registrable_domain(host: str) -> str:
     return ".".join([label for label in host.split(".") if label][-2:])
 
 
-def subdomain_labels(host: str) -> tuple[str, ...]:
-    """The labels of a lower-case host before its registrable domain: 'en.www.site.rs' -> ('en', 'www')."""
+def split_registrable(host: str) -> tuple[tuple[str, ...], str]:
+    """(the labels before the registrable domain, the registrable domain) of a lower-case host:
+    'en.www.site.rs' -> (('en', 'www'), 'site.rs')."""
     host = host.rstrip(".")
     registrable = registrable_domain(host)
-    return tuple(label for label in host[:-len(registrable)].split(".") if label)
+    return tuple(label for label in host[:-len(registrable)].split(".") if label), registrable

@@ -17,8 +17,8 @@ from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 import idna
 
-from .regex_safety import backtracking_problem
 from . import suffixes
+from .regex_safety import backtracking_problem
 from .suffixes import split_domain
 
 DEFAULT_SESSION_PARAMS: tuple[str, ...] = (

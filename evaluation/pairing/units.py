@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
 
-from crawlweb.crawler.suffixes import registrable_domain, subdomain_labels
+from crawlweb.crawler.suffixes import split_registrable
 
 SEPARATORS = re.compile(r"[/.\-_?&=]+")
 
@@ -46,10 +46,10 @@ def split_units(text: str) -> list[str]:
 def split_host(host: str) -> tuple[tuple[str, ...], str]:
     """(subdomain labels without 'www', registrable domain) of a host."""
     host = host.casefold().rstrip(".")
-    labels = subdomain_labels(host)
+    labels, registrable = split_registrable(host)
     if labels and labels[0] == "www":
         labels = labels[1:]
-    return labels, registrable_domain(host)
+    return labels, registrable
 
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)(?::\d*)?([^?#]*)(?:\?([^#]*))?")
