@@ -116,7 +116,56 @@ def test_a_weak_guess_without_a_dictionary_gives_way_to_the_declared_language_wh
     declared = page_declarations("http://festival.example.com/en/prodajna_mesta.html")
     weak = LanguageGuess("de", "Latn", 0.21, {"decision": "fastText"})
     assert _declared_words(weak, tokens, "Latn", declared).lang == "en"
-    confident = LanguageGuess("de", "Latn", 0.9, {"decision": "fastText"})
-    assert _declared_words(confident, tokens, "Latn", declared).lang == "de"
     undeclared = page_declarations("http://festival.example.com/prodajna_mesta.html")
     assert _declared_words(weak, tokens, "Latn", undeclared).lang == "de"
+
+
+GERMAN = ("Unsere Praxis liegt im Zentrum der Stadt. Wir freuen uns auf Ihren Besuch und beraten Sie gerne "
+          "über alle Behandlungen, die wir anbieten. Termine vereinbaren Sie bitte telefonisch.")
+ENGLISH_PRICE_MENU = """Golden Dragon
+EN SR
+Home
+Menu
+Contact
+Soups
+- Hot and sour soup
+In the restaurant ~ 450 din
+Delivery ~ 520 din
+- Wonton soup
+In the restaurant ~ 480 din
+Delivery ~ 560 din
+Rice
+- Egg fried rice
+In the restaurant ~ 390 din
+Delivery ~ 470 din
+- Pork fried rice
+In the restaurant ~ 610 din
+Delivery ~ 690 din
+Noodles
+- Vegetable noodles
+In the restaurant ~ 520 din
+Delivery ~ 600 din
+"""
+
+
+def test_a_confident_guess_without_a_dictionary_gives_way_only_to_a_declared_language_that_knows_the_words():
+    from crawlweb.language.declared import page_declarations
+    from crawlweb.language.identify import LanguageGuess, _declared_words, words
+
+    declared_en = page_declarations("http://festival.example.com/en/prodajna_mesta.html")
+    confident = LanguageGuess("de", "Latn", 0.9, {"decision": "fastText"})
+    # English words under an English declaration: the English dictionary knows nearly all of them
+    assert _declared_words(confident, words(ENGLISH), "Latn", declared_en).lang == "en"
+    # German words under the same declaration: the English dictionary does not, the guess stands
+    assert _declared_words(confident, words(GERMAN), "Latn", declared_en).lang == "de"
+    undeclared = page_declarations("http://festival.example.com/prodajna_mesta.html")
+    assert _declared_words(confident, words(ENGLISH), "Latn", undeclared).lang == "de"
+
+
+def test_an_english_price_menu_that_fasttext_calls_romanian_is_english_by_its_html_lang_and_its_words():
+    # the real case: a restaurant's English menu (dishes, "~ 710 din" prices), fastText "ro" at 0.96
+    without = identify_language(ENGLISH_PRICE_MENU, url="http://golden-dragon.example.com/menu.html")
+    assert without.lang == "ro", "the text alone: fastText's confident answer, no dictionary to check it"
+    declared = identify_language(ENGLISH_PRICE_MENU, url="http://golden-dragon.example.com/menu.html", html_lang="en")
+    assert declared.lang == "en"
+    assert declared.evidence["declared_words"]["lang"] == "en"
