@@ -243,6 +243,13 @@ def script_base(script_url: str) -> str:
     return parts._replace(path=path, query="", fragment="").geturl()
 
 
-def script_file_links(code: str, script_url: str, limit: int = MAX_SCRIPT_LINKS) -> list[ScriptLink]:
-    """Speculative links of an external script, read like an inline one from the pages it serves."""
-    return script_links([code], script_base(script_url), limit)
+def script_file_links(code: str, script_url: str, limit: int = MAX_SCRIPT_LINKS, *,
+                      loaded_by: str | None = None) -> list[ScriptLink]:
+    """Speculative links of an external script, read like an inline one from the pages it serves: from
+    ``loaded_by``, the page that linked it, when it is known and on the script's host (a browser reads a
+    script's 'slika1.html' against the page that runs it: /js/gallery.js loaded by /srb/index.html names
+    /srb/slika1.html), else from the folder script_base guesses."""
+    base = script_base(script_url)
+    if loaded_by and urlsplit(loaded_by).netloc == urlsplit(script_url).netloc:
+        base = loaded_by
+    return script_links([code], base, limit)

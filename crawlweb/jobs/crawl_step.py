@@ -260,7 +260,7 @@ def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetch
                            _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
     prepared = None
     if keeps_page(outcome.result):
-        prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config)
+        prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config, lease.source_url)
     return Fetched(lease, outcome, prepared)
 
 

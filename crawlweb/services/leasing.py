@@ -27,7 +27,7 @@ from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from crawlweb.models import Crawl, Host
+from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.bulk_rows import case_by_id
 from frontier.models import Target
 from frontier.strategies.queues import queue_order
@@ -42,6 +42,9 @@ POLL_S = 0.25
 class Lease:
     target: Target
     host: Host
+    # the URL of the page that linked the Target: a script's relative paths are read against the page
+    # that loads it (crawler.scriptlinks.script_file_links), as a browser reads them
+    source_url: str | None = None
 
     def wait_s(self) -> float:
         """Seconds until the host's politeness clock allows the request (0 when it allows it now)."""
@@ -114,7 +117,10 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         )
         # Each host's best Target came with the host row: one more statement reads them all.
         targets = Target.objects.select_related("page").in_bulk([host.best_target for host in hosts])
-        leases = [Lease(target=targets[host.best_target], host=host) for host in hosts if host.best_target in targets]
+        sources = dict(Page.objects.filter(pk__in={t.source_page_id for t in targets.values() if t.source_page_id})
+                       .values_list("pk", "url"))
+        leases = [Lease(target=target, host=host, source_url=sources.get(target.source_page_id))
+                  for host in hosts if (target := targets.get(host.best_target)) is not None]
         # Two statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
             state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)

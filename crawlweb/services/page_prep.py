@@ -84,11 +84,12 @@ def keeps_page(result: FetchResult | None) -> bool:
 
 
 def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
-                 window_words: int) -> PreparedPage:
+                 window_words: int, loaded_by: str | None = None) -> PreparedPage:
     """Decode, parse, identify the language of, and normalize the links of one fetched page.
 
     ``config``: PageOptions or a CrawlConfig; ``window_words``: words of text around each link
-    (CRAWLER_TEXT_WINDOW_WORDS)."""
+    (CRAWLER_TEXT_WINDOW_WORDS); ``loaded_by``: the URL of the page that linked it (a script's
+    relative paths are that page's neighbours)."""
     not_html = classify_content(result)
     headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
     page = PreparedPage(md5=hashlib.md5(result.body).hexdigest(), not_html=not_html, fields=dict(
@@ -118,7 +119,7 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         # speculative links, read against the pages it serves (crawler.scriptlinks.script_base).
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
         code, _charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
-        page.links = [made for found in script_file_links(code, result.final_url)
+        page.links = [made for found in script_file_links(code, result.final_url, loaded_by=loaded_by)
                       if (made := prepare_link(found.url, "script", source_site, config, hreflang=found.hreflang))]
     elif looks_like_sitemap(result.body):
         # An empty parse: the crawl's strategy plans Targets from the sitemap's links as from a page's.

@@ -93,7 +93,8 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
         host.refresh_from_db()
         network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
                                warc_writer_for(crawl.pk), hop_interval=host_interval(host, config))
-        record_outcome(crawl, Lease(target=target, host=host), network, config, outcome.step)
+        record_outcome(crawl, Lease(target=target, host=host, source_url=source_page.url if source_page else None),
+                       network, config, outcome.step)
         if network.robots is not None:  # that request was robots.txt; the page waits its turn
             host.refresh_from_db()
             continue

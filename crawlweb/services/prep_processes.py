@@ -46,19 +46,20 @@ _lock = threading.Lock()
 MAX_RESTARTS = 3
 
 
-def prepare(result: FetchResult, source_site: str, config: CrawlConfig) -> PreparedPage:
+def prepare(result: FetchResult, source_site: str, config: CrawlConfig, loaded_by: str | None = None) -> PreparedPage:
     """``prepare_page`` in a preparation process when the worker has them, else right here."""
     window_words = settings.CRAWLER_TEXT_WINDOW_WORDS
     pool = _current_pool()
     if pool is None:
-        return prepare_page(result, source_site, config, window_words=window_words)
+        return prepare_page(result, source_site, config, window_words=window_words, loaded_by=loaded_by)
     # The WARC exchanges repeat the body and are written already: they need not cross over.
     slim = dataclasses.replace(result, exchanges=[])
     try:
-        return pool.submit(prepare_page, slim, source_site, PageOptions.of(config), window_words=window_words).result()
+        return pool.submit(prepare_page, slim, source_site, PageOptions.of(config), window_words=window_words,
+                           loaded_by=loaded_by).result()
     except BrokenProcessPool:
         _discard(pool)
-        return prepare_page(result, source_site, config, window_words=window_words)
+        return prepare_page(result, source_site, config, window_words=window_words, loaded_by=loaded_by)
 
 
 def start() -> bool:

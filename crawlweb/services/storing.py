@@ -84,7 +84,8 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
     for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
         if item.prepared is None and keeps_page(item.outcome.result):
             item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config,
-                                         window_words=settings.CRAWLER_TEXT_WINDOW_WORDS)
+                                         window_words=settings.CRAWLER_TEXT_WINDOW_WORDS,
+                                         loaded_by=item.lease.source_url)
     with transaction.atomic():
         lock_crawl_store(crawl.pk)
         pages: list[Fetched] = []

@@ -201,3 +201,13 @@ def test_a_page_path_closing_a_concatenation_is_read_below_the_pages_folder():
     assert [link.url for link in inline] == ["http://a.rs/en/about.html", "http://a.rs/sajt/en/about.html"]
     # an opening or middle piece is not a page of its own
     assert path_literals("url = '/sr/' + name + '.html';", "http://a.rs/") == []
+
+
+def test_an_external_scripts_file_names_are_read_from_the_page_that_loads_it_when_it_is_known():
+    code = 'var works = [{putanja: "slika1.html"}, {putanja: "slika2.html"}];'
+    loaded = script_file_links(code, "http://a.rs/js/common.js", loaded_by="http://a.rs/srb/galerija.html")
+    assert {link.url for link in loaded} == {"http://a.rs/srb/slika1.html", "http://a.rs/srb/slika2.html"}
+    # unknown loader, or one on another host: the folder script_base guesses
+    for loaded_by in (None, "http://cdn.example/srb/galerija.html"):
+        guessed = script_file_links(code, "http://a.rs/js/common.js", loaded_by=loaded_by)
+        assert {link.url for link in guessed} == {"http://a.rs/slika1.html", "http://a.rs/slika2.html"}
