@@ -29,6 +29,7 @@ from .markers import (
     function_word_counts,
     words,
 )
+from .placeholder import placeholder_phrase
 from .priors import declares_family, page_priors
 from .scripts import script_profile
 from .transliterate import cyrillic_to_latin
@@ -153,6 +154,8 @@ def identify_language(
         return _und(evidence, "too short")
     if profile.letter_share < MIN_LETTER_SHARE:
         return _und(evidence, "mostly non-letters")
+    if (announced := placeholder_phrase(body)) is not None:
+        return _und(evidence, f"a placeholder for a language version: {announced!r}")
     ft = fasttext_scores(body)
     evidence["fasttext"] = {k: round(v, 3) for k, v in list(ft.items())[:5]}
     if declarations is None:
