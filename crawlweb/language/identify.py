@@ -203,47 +203,35 @@ def _declared_words(guess: LanguageGuess, tokens: list[str], script: str | None,
     footer's markers (Univerzitet, Beograd), and its Serbian dictionary share may still pass the junk
     check. The margin is none when the template's html lang declares the same language (two sources
     agree), and a weak guess without a dictionary (fastText's "de" at 0.21 on an English page) gives way
-    when the declared language's dictionary knows DECLARED_ALONE_SHARE of the words. A declaration alone never
-    wins: /en/ over Serbian text finds fewer English words."""
+    when the declared language's dictionary knows DECLARED_ALONE_SHARE of the words. A confident guess
+    without a dictionary gives way to any declaration, html lang included, whose dictionary knows
+    DECLARED_KNOWN_SHARE of them. A declaration alone never wins: /en/ over Serbian text finds fewer
+    English words."""
     own = guess.evidence.get("dictionary_known_share")
     own_code = DICTIONARY_FOR.get(guess.lang)
-    if own is None and own_code is None and guess.confidence >= WEAK_GUESS:
-        return _declared_and_known(guess, tokens, script, declarations)
-    if own is None and (own_code is not None or guess.confidence >= WEAK_GUESS):
+    if own is None and own_code is not None:
         return guess
+    unchecked_and_confident = own is None and guess.confidence >= WEAK_GUESS
     declared = declarations.languages()
-    per_page = {source: lang for source, lang in declared.items() if source in PER_PAGE_SOURCES}
-    for lang in dict.fromkeys(per_page.values()):
+    sources = declared if unchecked_and_confident else {
+        source: lang for source, lang in declared.items() if source in PER_PAGE_SOURCES}
+    for lang in dict.fromkeys(sources.values()):
         code = DICTIONARY_FOR.get(lang)
         if code is None or code == own_code or not _fits_script(lang, script):
             continue
         known = _known_share(code, tokens)
-        if own is None:  # the guess has no dictionary to compare with
+        if unchecked_and_confident:
+            needed = DECLARED_KNOWN_SHARE
+        elif own is None:  # the guess has no dictionary to compare with
             needed = DECLARED_ALONE_SHARE
         else:
             margin = AGREED_DECLARATION_MARGIN if declared.get("html_lang") == lang else DECLARED_WORDS_MARGIN
             needed = max(MIN_KNOWN_SHARE, own + margin)
         if known is not None and known >= needed:
+            why = (f"whose dictionary knows {known:.0%} of the words ({guess.lang} has none to check)"
+                   if unchecked_and_confident else "whose dictionary knows more words")
             guess.evidence["declared_words"] = {"lang": lang, "known_share": round(known, 3)}
-            guess.evidence["decision"] = (f"{guess.evidence.get('decision')}; declared {lang}, "
-                                          "whose dictionary knows more words")
-            return LanguageGuess(lang, script, round(0.5 * known, 3), guess.evidence)
-    return guess
-
-
-def _declared_and_known(guess: LanguageGuess, tokens: list[str], script: str | None,
-                        declarations: Declarations) -> LanguageGuess:
-    """A confident guess without a dictionary against what the page declares (any source, html lang
-    included): the first declared language whose dictionary knows DECLARED_KNOWN_SHARE of the words."""
-    for lang in dict.fromkeys(declarations.languages().values()):
-        code = DICTIONARY_FOR.get(lang)
-        if code is None or lang == guess.lang or not _fits_script(lang, script):
-            continue
-        known = _known_share(code, tokens)
-        if known is not None and known >= DECLARED_KNOWN_SHARE:
-            guess.evidence["declared_words"] = {"lang": lang, "known_share": round(known, 3)}
-            guess.evidence["decision"] = (f"{guess.evidence.get('decision')}; declared {lang}, whose dictionary "
-                                          f"knows {known:.0%} of the words ({guess.lang} has none to check)")
+            guess.evidence["decision"] = f"{guess.evidence.get('decision')}; declared {lang}, {why}"
             return LanguageGuess(lang, script, round(0.5 * known, 3), guess.evidence)
     return guess
 
