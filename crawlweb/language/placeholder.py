@@ -24,7 +24,8 @@ _PLACEHOLDER = re.compile(rf"\b{VERSION}\b.{{0,{WITHIN}}}?{NOT_YET}|{NOT_YET}.{{
 
 def placeholder_phrase(text: str) -> str | None:
     """The words that make ``text`` a language version's placeholder, or None."""
-    if not text or len(text.split()) > MAX_WORDS:
+    # split no further than one word past the bound: the identifier asks this of every page, most of them long
+    if not text or len(text.split(None, MAX_WORDS)) > MAX_WORDS:
         return None
     found = _PLACEHOLDER.search(" ".join(text.split()))
     return found.group(0) if found else None

@@ -116,7 +116,7 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         parsed.links = []
     elif content_kind(result) == "script":
         # The site's own external script (a link of kind "script-src"): its string literals are
-        # speculative links, read against the pages it serves (crawler.scriptlinks.script_base).
+        # speculative links, read against the page that loaded it (else the pages script_base guesses it serves).
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
         code, _charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
         page.links = [made for found in script_file_links(code, result.final_url, loaded_by=loaded_by)
