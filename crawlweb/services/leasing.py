@@ -27,6 +27,7 @@ from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.bulk_rows import case_by_id
 from frontier.models import Target
@@ -42,7 +43,7 @@ POLL_S = 0.25
 class Lease:
     target: Target
     host: Host
-    # the URL of the page that linked the Target: a script's relative paths are read against the page
+    # for a script, the URL of the page that linked it: its relative paths are read against the page
     # that loads it (crawler.scriptlinks.script_file_links), as a browser reads them
     source_url: str | None = None
 
@@ -117,8 +118,9 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         )
         # Each host's best Target came with the host row: one more statement reads them all.
         targets = Target.objects.select_related("page").in_bulk([host.best_target for host in hosts])
-        sources = dict(Page.objects.filter(pk__in={t.source_page_id for t in targets.values() if t.source_page_id})
-                       .values_list("pk", "url"))
+        # Only a script reads its linking page, and few Targets are scripts: most batches skip the query.
+        wanted = {t.source_page_id for t in targets.values() if t.source_page_id and is_script_url(t.url)}
+        sources = dict(Page.objects.filter(pk__in=wanted).values_list("pk", "url")) if wanted else {}
         leases = [Lease(target=target, host=host, source_url=sources.get(target.source_page_id))
                   for host in hosts if (target := targets.get(host.best_target)) is not None]
         # Two statements for the whole batch, written before the host locks are released.
