@@ -54,3 +54,47 @@ def test_the_threshold_maximizes_f1_on_judged_sites():
 def test_the_default_threshold_stays_below_the_floor_of_examples():
     choice = choose_threshold([0.9, 0.1, 0.6], [1, 0, 1], default=0.8, min_sites=20)
     assert choice.default_kept and choice.threshold == 0.8 and "need 20" in choice.reason
+
+
+def test_folds_by_site_keep_each_site_whole():
+    y = np.array([1, 1, 0, 0] * 10)
+    sites = np.repeat(np.arange(10), 4)  # ten sites, two parallel and two wrong pairs each
+    seen = []
+
+    def remembers_the_site(train, test):
+        seen.append((set(sites[train]), set(sites[test])))
+        return y[test]
+
+    result = compare(y, remembers_the_site, lambda test: y[test], seed=3, groups=sites)
+    assert result.grouped and result.folds == 5
+    assert all(not (trained & tested) for trained, tested in seen), "no site is on both sides of a fold"
+    assert sorted(s for _, tested in seen for s in tested) == list(range(10)), "every site is tested once"
+
+
+def test_a_model_that_only_remembers_its_sites_loses_to_the_filter_when_folds_keep_sites_whole():
+    # each site's pairs share their look: a model that answers "what this site's other judged pairs were"
+    # is perfect on folds across sites and knows nothing of a site it has not seen
+    rng = np.random.RandomState(0)
+    sites = np.repeat(np.arange(12), 6)
+    y = np.array([1, 1, 1, 1, 0, 0] * 12)
+    filter_kept = np.where(rng.rand(len(y)) < 0.9, y, 1 - y)  # the filter: right nine times in ten
+
+    def remembers(train, test):
+        trained_on = set(sites[train])
+        return np.array([y[i] if sites[i] in trained_on else 0 for i in test])
+
+    across = compare(y, remembers, lambda test: filter_kept[test], seed=1)
+    by_site = compare(y, remembers, lambda test: filter_kept[test], seed=1, groups=sites)
+    assert not across.grouped and across.promote and across.new_mean == 1.0
+    assert by_site.grouped and not by_site.promote and by_site.new_mean == 0.0
+
+
+def test_folds_fall_back_to_items_when_sites_would_leave_a_label_unlearnable():
+    y = np.array([1] * 20 + [0] * 10)
+    one_site = ["a.rs"] * 30
+    assert not compare(y, lambda train, test: y[test], lambda test: y[test], groups=one_site).grouped
+    negatives_on_one_site = ["a.rs" if label == 0 else f"s{i % 5}.rs" for i, label in enumerate(y)]
+    fallback = compare(y, lambda train, test: y[test], lambda test: y[test], groups=negatives_on_one_site)
+    assert not fallback.grouped and fallback.folds == 5
+    with pytest.raises(ValueError, match="3 groups for 30 judged items"):
+        compare(y, lambda train, test: y[test], lambda test: y[test], groups=["a", "b", "c"])

@@ -47,6 +47,7 @@ def _labelled(field: str) -> dict[int, int]:
 class JudgedPairs(Judged):
     features: list[list[float]]
     filter_kept: list[int]
+    sites: list[int]  # each pair's site: the comparison's folds keep a site whole
 
 
 def judged_pairs() -> JudgedPairs:
@@ -60,7 +61,8 @@ def judged_pairs() -> JudgedPairs:
     return JudgedPairs([p.pk for p in pairs], [labels[p.pk] for p in pairs],
                        [pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk], lexicon_in_use())
                         for p in pairs],
-                       [int(filter_said_keep(p) and not (p.scores or {}).get("one_to_one_dropped")) for p in pairs])
+                       [int(filter_said_keep(p) and not (p.scores or {}).get("one_to_one_dropped")) for p in pairs],
+                       [p.site_id for p in pairs])
 
 
 @dataclass

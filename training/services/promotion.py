@@ -28,7 +28,7 @@ def store_outcome(outcome: Outcome, run: TrainingRun | None = None) -> TrainedMo
     row.save()
     verdict = (f"mean F1 over {m['folds']} folds {m['new_mean']:.3f} vs {m['current_mean']:.3f}"
                + (f" at {m['threshold']:g}, AUC {m['new_auc_mean']:.3f} vs {m['current_auc_mean']:.3f}"
-                  if "new_auc_mean" in m else "") + f" ({m['current']})")
+                  if "new_auc_mean" in m else "") + f" ({m['current']}{'; folds kept each site whole' if m.get('grouped') else ''})")
     if outcome.promote:
         promote(row, f"promoted: not worse, {verdict}")
     else:
