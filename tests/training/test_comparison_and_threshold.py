@@ -98,3 +98,16 @@ def test_folds_fall_back_to_items_when_sites_would_leave_a_label_unlearnable():
     assert not fallback.grouped and fallback.folds == 5
     with pytest.raises(ValueError, match="3 groups for 30 judged items"):
         compare(y, lambda train, test: y[test], lambda test: y[test], groups=["a", "b", "c"])
+
+
+def test_scores_are_compared_by_site_when_every_test_fold_holds_both_answers():
+    y = np.array([0, 0, 0, 1] * 10)
+    scores = np.where(y == 1, 0.9, 0.1)
+    sites = np.repeat(np.arange(10), 4)  # every site has links of both answers
+    by_site = compare_scores(y, lambda train, test: scores[test], lambda test: scores[test], threshold=0.8,
+                             groups=sites)
+    assert by_site.grouped and by_site.promote and by_site.new_auc_mean == 1.0
+    translation_links_on_two_sites = np.where(y == 1, np.arange(len(y)) % 2, 2 + np.arange(len(y)) % 8)
+    fallback = compare_scores(y, lambda train, test: scores[test], lambda test: scores[test], threshold=0.8,
+                              groups=translation_links_on_two_sites)
+    assert not fallback.grouped and fallback.folds == 5, "a fold by site would test on no translation link"

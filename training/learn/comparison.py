@@ -76,20 +76,21 @@ def fold_count(labels: Sequence[int]) -> int:
     return int(min(MAX_FOLDS, counts.min()))
 
 
-def _grouped_folds(y: np.ndarray, groups: Sequence, folds: int, seed: int) -> list | None:
-    """Folds that keep each group whole, or None when they would leave a training part unable to learn a label."""
+def _grouped_folds(y: np.ndarray, groups: Sequence, folds: int, seed: int, both_in_test: bool) -> list | None:
+    """Folds that keep each group whole, or None when they would leave a training part unable to learn a
+    label (or, ``both_in_test``, a test part without both labels: its AUC would be undefined)."""
     codes = np.unique(np.asarray([str(g) for g in groups]), return_inverse=True)[1]
     folds = min(folds, int(codes.max()) + 1)
     if folds < 2:
         return None
     splits = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y, codes))
     for train, test in splits:
-        if np.bincount(y[train], minlength=2).min() < MIN_TRAIN_PER_LABEL:
+        if np.bincount(y[train], minlength=2).min() < MIN_TRAIN_PER_LABEL or (both_in_test and len(set(y[test])) < 2):
             return None
     return splits
 
 
-def _folds(y: np.ndarray, seed: int, groups: Sequence | None = None):
+def _folds(y: np.ndarray, seed: int, groups: Sequence | None = None, both_in_test: bool = False):
     """(fold count, [(train, test)], grouped)."""
     folds = fold_count(y)
     if folds < 2:
@@ -99,7 +100,7 @@ def _folds(y: np.ndarray, seed: int, groups: Sequence | None = None):
     if groups is not None:
         if len(groups) != len(y):
             raise ValueError(f"{len(groups)} groups for {len(y)} judged items")
-        if (splits := _grouped_folds(y, groups, folds, seed)) is not None:
+        if (splits := _grouped_folds(y, groups, folds, seed, both_in_test)) is not None:
             return len(splits), splits, True
     # stratified: every test fold holds both labels, so its AUC is defined
     return folds, list(StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)), False
@@ -120,10 +121,11 @@ def compare(labels: Sequence[int], fit_predict_new: FitPredict, predict_current:
 
 
 def compare_scores(labels: Sequence[int], fit_score_new: FitScore, score_current: Score, *, threshold: float,
-                   seed: int = 0, tolerance: float = TOLERANCE) -> ScoreComparison:
-    """Per fold: ROC AUC of the scores and F1 of "score ≥ threshold"; promote when neither mean is worse."""
+                   seed: int = 0, tolerance: float = TOLERANCE, groups: Sequence | None = None) -> ScoreComparison:
+    """Per fold: ROC AUC of the scores and F1 of "score ≥ threshold"; promote when neither mean is worse
+    (``groups``: each item's site, as in ``compare``)."""
     y = np.asarray(labels, dtype=int)
-    folds, splits, _ = _folds(y, seed)
+    folds, splits, grouped = _folds(y, seed, groups, both_in_test=True)
     f1s, aucs = {"new": [], "current": []}, {"new": [], "current": []}
     for train, test in splits:
         for who, scores in (("new", fit_score_new(train, test)), ("current", score_current(test))):
@@ -134,5 +136,5 @@ def compare_scores(labels: Sequence[int], fit_score_new: FitScore, score_current
     auc = {k: float(np.mean(v)) for k, v in aucs.items()}
     promote = mean["new"] >= mean["current"] - tolerance and auc["new"] >= auc["current"] - tolerance
     return ScoreComparison(folds, f1s["new"], f1s["current"], mean["new"], mean["current"], tolerance, promote,
-                           threshold=threshold, new_auc=aucs["new"], current_auc=aucs["current"],
+                           grouped, threshold=threshold, new_auc=aucs["new"], current_auc=aucs["current"],
                            new_auc_mean=auc["new"], current_auc_mean=auc["current"])

@@ -68,6 +68,7 @@ def judged_pairs() -> JudgedPairs:
 @dataclass
 class JudgedLinks(Judged):
     links: list[LinkContext]
+    sites: list[int | None]  # each link's page's site: the comparison's folds keep a site whole
 
 
 def link_context(link) -> LinkContext:
@@ -82,7 +83,7 @@ def judged_links() -> JudgedLinks:
     labels = _labelled("link")
     links = list(Link.objects.filter(pk__in=labels).select_related("page").order_by("id"))
     return JudgedLinks([link.pk for link in links], [labels[link.pk] for link in links],
-                       [link_context(link) for link in links])
+                       [link_context(link) for link in links], [link.page.site_id for link in links])
 
 
 @dataclass

@@ -116,7 +116,8 @@ def _link_training_set(links, labels, seed):
 
 def train_link_predictor(seed: int = 0) -> Outcome:
     """Compared as the detector uses it (training.learn.comparison.compare_scores): ranking of the
-    judged links (AUC) and F1 at the detector's threshold, both not worse."""
+    judged links (AUC) and F1 at the detector's threshold, both not worse, with folds that keep each
+    site whole (a site's links share its switch and its way of naming pages)."""
     kind = TrainedModel.Kind.LINK_PREDICTOR
     judged = judged_links()
     if (skip := _too_few(kind, judged.labels, MIN_JUDGED_PER_LABEL)) is not None:
@@ -132,7 +133,7 @@ def train_link_predictor(seed: int = 0) -> Outcome:
     def score_current(test):
         return current.predict_proba([links[i] for i in test])
 
-    comparison = compare_scores(y, fit_score, score_current, threshold=threshold, seed=seed)
+    comparison = compare_scores(y, fit_score, score_current, threshold=threshold, seed=seed, groups=judged.sites)
     model = LinkModel.train(*_link_training_set(links, y, seed), seed=seed)
     model.training.update(judged_links=int(len(y)), judged_translation_links=int(y.sum()))
     found = promoted(kind)
