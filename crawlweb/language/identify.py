@@ -3,6 +3,7 @@
 Pure module (no Django). fastText separates language families well but not Serbian Latin from
 Croatian or Bosnian (measured here: ~1 in 3 Serbian Latin pages right). So:
 
+0. a template's lorem ipsum lines are left out: filler is no page's language (filler.py);
 1. script: Cyrillic vs Latin share of the letters (scripts.py);
 2. family gate: is this BCMS (sr/hr/bs/cnr)? fastText mass on sr/hr/bs/sh, backed by BCMS vs
    Slovene function words when fastText drifts to sl/sk/cs;
@@ -29,6 +30,7 @@ from .markers import (
     function_word_counts,
     words,
 )
+from .filler import without_filler
 from .placeholder import placeholder_phrase
 from .priors import declares_family, page_priors
 from .scripts import script_profile
@@ -146,10 +148,12 @@ def identify_language(
     if not isinstance(text, str):
         raise TypeError(f"identify_language needs the page text as str, got {type(text).__name__}")
     body = "\n".join(part for part in (title, text) if part)
-    body = unicodedata.normalize("NFC", body[:MAX_CHARS])
+    body, filler_lines = without_filler(unicodedata.normalize("NFC", body[:MAX_CHARS]))
     profile = script_profile(body[:SCRIPT_SAMPLE])
     tokens = words(body)
     evidence: dict = {"script": profile.as_evidence(), "words": len(tokens)}
+    if filler_lines:
+        evidence["lorem_ipsum_lines_left_out"] = filler_lines
     if profile.letters < MIN_LETTERS or len(tokens) < MIN_WORDS:
         return _und(evidence, "too short")
     if profile.letter_share < MIN_LETTER_SHARE:

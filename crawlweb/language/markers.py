@@ -77,8 +77,10 @@ BCMS_FUNCTION_WORDS = frozenset(
     "i u su kao koji koja koje kojih ili nije sa sve jer što šta bio ovaj ova ovo ovog ove "
     "taj njihov može".split()
 )
+# Slovene-only: "naše" and "svoje" are ordinary BCMS words too ("Naše mašine" in a Serbian menu made
+# a Serbian page Slovene on the real development web), so they are not here.
 SLOVENE_FUNCTION_WORDS = frozenset(
-    "in ki so tudi kot pri bo ter zelo vendar kjer če oziroma vse lahko naše svoje kateri "
+    "in ki so tudi kot pri bo ter zelo vendar kjer če oziroma vse lahko kateri "
     "katere ker".split()
 )
 # Serbian has an infinitive (бити) and "буде", Macedonian neither (биде); Serbian "у, је, су,

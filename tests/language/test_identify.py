@@ -52,6 +52,16 @@ def test_english_and_slovene_are_not_taken_for_bcms():
     assert identify_language(SLOVENE).lang == "sl"
 
 
+def test_a_serbian_menu_saying_nase_is_not_slovene():
+    # panonia-print's Serbian pages: a menu and a contact block; "Naše" is as Serbian as it is Slovene
+    menu = ("Panonia - Print.\nPočetna\nUsluga\nNaše mašine\nKorisnički servis\nUzorci/radovi\nKontakt\n"
+            "Industrijska bb,\nBačka Topola 24300\nTelefon: 024 710 008\nPočetna\nUsluga\nNaše mašine\n"
+            "Korisnički servis\nUzorci/radovi")
+    guess = identify_language(menu, html_lang="en")
+    assert guess.lang in ("sr", "hr", "bs", "cnr"), guess.evidence
+    assert guess.evidence["function_words"]["sl"] == 0
+
+
 def test_montenegrin_letters_point_to_montenegrin():
     assert identify_language("Đe si bio juče? Śutra ćemo poć na more sa đecom.").lang == "cnr"
 
