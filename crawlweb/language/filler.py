@@ -13,7 +13,7 @@ Pure: no Django.
 """
 from __future__ import annotations
 
-import re
+from .markers import words
 
 # The Cicero passage as the generators cut it, and the words lipsum-style generators add.
 FILLER_WORDS = frozenset("""
@@ -42,14 +42,13 @@ phasellus aenean
 """.split())
 FILLER_SHARE = 0.6
 MIN_WORDS = 4
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def is_filler(line: str) -> bool:
-    words = [w.casefold() for w in _WORD.findall(line)]
-    if len(words) < MIN_WORDS or not SIGNATURE.intersection(words):
+    tokens = words(line)  # the identifier's own tokens
+    if len(tokens) < MIN_WORDS or not SIGNATURE.intersection(tokens):
         return False
-    return sum(1 for w in words if w in FILLER_WORDS) >= FILLER_SHARE * len(words)
+    return sum(1 for t in tokens if t in FILLER_WORDS) >= FILLER_SHARE * len(tokens)
 
 
 def without_filler(text: str) -> tuple[str, int]:
