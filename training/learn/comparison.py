@@ -83,9 +83,11 @@ def _grouped_folds(y: np.ndarray, groups: Sequence, folds: int, seed: int, both_
     folds = min(folds, int(codes.max()) + 1)
     if folds < 2:
         return None
-    splits = list(StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y, codes))
+    splitter = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
+    splits = list(splitter.split(np.zeros(len(y)), y, codes))
     for train, test in splits:
-        if np.bincount(y[train], minlength=2).min() < MIN_TRAIN_PER_LABEL or (both_in_test and len(set(y[test])) < 2):
+        too_few_to_learn = np.bincount(y[train], minlength=2).min() < MIN_TRAIN_PER_LABEL
+        if too_few_to_learn or (both_in_test and len(set(y[test])) < 2):
             return None
     return splits
 
@@ -103,7 +105,8 @@ def _folds(y: np.ndarray, seed: int, groups: Sequence | None = None, both_in_tes
         if (splits := _grouped_folds(y, groups, folds, seed, both_in_test)) is not None:
             return len(splits), splits, True
     # stratified: every test fold holds both labels, so its AUC is defined
-    return folds, list(StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed).split(np.zeros(len(y)), y)), False
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
+    return folds, list(splitter.split(np.zeros(len(y)), y)), False
 
 
 def compare(labels: Sequence[int], fit_predict_new: FitPredict, predict_current: Predict, *, seed: int = 0,

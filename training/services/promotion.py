@@ -26,9 +26,10 @@ def store_outcome(outcome: Outcome, run: TrainingRun | None = None) -> TrainedMo
                        trained_on=outcome.trained_on, run=run)
     build(row)  # refuses anything that is not exactly the kind's data, before it is stored
     row.save()
+    by_site = "; folds kept each site whole" if m.get("grouped") else ""
     verdict = (f"mean F1 over {m['folds']} folds {m['new_mean']:.3f} vs {m['current_mean']:.3f}"
                + (f" at {m['threshold']:g}, AUC {m['new_auc_mean']:.3f} vs {m['current_auc_mean']:.3f}"
-                  if "new_auc_mean" in m else "") + f" ({m['current']}{'; folds kept each site whole' if m.get('grouped') else ''})")
+                  if "new_auc_mean" in m else "") + f" ({m['current']}{by_site})")
     if outcome.promote:
         promote(row, f"promoted: not worse, {verdict}")
     else:
