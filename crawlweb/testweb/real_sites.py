@@ -2,7 +2,9 @@
 
 The directory holds `hosts/<host>/<path>` files and a `truth.json` (see
 /work/shared/data/README.md). `http://<host>/<path>` serves the file; a directory URL
-serves its index.html. Any other file the folder holds is served as it is (robots.txt and
+serves its index.html, and a folder named without its closing slash is redirected (301) to the
+name with it, as static hosts (GitHub Pages, nginx, Apache) do, so relative links on its index
+resolve inside the folder. Any other file the folder holds is served as it is (robots.txt and
 sitemap.xml of the real web, scripts); a file the site does not ship is 404.
 
 The real development web (scripts/build_realweb.py, REAL_WEB_DIR) is such a folder too: its
@@ -17,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote
 
-from .responses import Response, error_page, html_response
+from .responses import Response, error_page, html_response, redirect
 
 
 class RealSitesError(ValueError):
@@ -47,7 +49,16 @@ class RealSites:
             candidate = candidate / "index.html"
         return candidate if candidate.is_file() else None
 
+    def _names_folder(self, host: str, path: str) -> bool:
+        if path.endswith("/"):
+            return False
+        base = (self.hosts_dir / host).resolve()
+        candidate = (base / unquote(path).lstrip("/")).resolve()
+        return base in candidate.parents and (candidate / "index.html").is_file()
+
     def respond(self, host: str, path: str) -> Response:
+        if self._names_folder(host.lower(), path):
+            return redirect(f"http://{host.lower()}{path}/")
         found = self._file_for(host.lower(), path)
         if found is None:
             return error_page(404, f"no file {path} on {host}")

@@ -44,6 +44,15 @@ def test_a_directory_url_serves_its_index_html_and_missing_files_are_404(real_se
     assert get(real_server, "http://www.sft21.com/../../truth.json").status_code == 404
 
 
+def test_a_folder_named_without_its_slash_is_redirected_to_it_as_static_hosts_do(real_server):
+    # served as the index itself, "/en" would resolve the index's relative links outside the folder
+    moved = get(real_server, "http://website2.wrapdbtc.gh.test/en")
+    assert moved.status_code == 301 and moved.headers["Location"] == "http://website2.wrapdbtc.gh.test/en/"
+    page = get(real_server, "http://website2.wrapdbtc.gh.test/en/")
+    assert page.status_code == 200
+    assert page.content == (REAL_SITES / "hosts" / "website2.wrapdbtc.gh.test" / "en" / "index.html").read_bytes()
+
+
 def test_real_sites_are_merged_into_the_truth_beside_generated_ones(real_server):
     truth = real_server.truth()
     real = [s for s in truth["sites"] if s["kind"] == "real"]
