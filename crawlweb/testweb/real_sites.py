@@ -39,22 +39,22 @@ class RealSites:
     def has_host(self, host: str) -> bool:
         return host.lower() in self.hosts
 
-    def _file_for(self, host: str, path: str) -> Path | None:
+    def _inside_host(self, host: str, path: str) -> Path | None:
+        """What ``path`` names in the host's folder; None when "../" would leave it."""
         base = (self.hosts_dir / host).resolve()
         relative = unquote(path).lstrip("/")
         candidate = (base / relative).resolve() if relative else base
-        if candidate != base and base not in candidate.parents:
-            return None   # "../" must not leave the host's directory
-        if candidate.is_dir():
+        return candidate if candidate == base or base in candidate.parents else None
+
+    def _file_for(self, host: str, path: str) -> Path | None:
+        candidate = self._inside_host(host, path)
+        if candidate is not None and candidate.is_dir():
             candidate = candidate / "index.html"
-        return candidate if candidate.is_file() else None
+        return candidate if candidate is not None and candidate.is_file() else None
 
     def _names_folder(self, host: str, path: str) -> bool:
-        if path.endswith("/"):
-            return False
-        base = (self.hosts_dir / host).resolve()
-        candidate = (base / unquote(path).lstrip("/")).resolve()
-        return base in candidate.parents and (candidate / "index.html").is_file()
+        named = None if path.endswith("/") else self._inside_host(host, path)
+        return named is not None and (named / "index.html").is_file()
 
     def respond(self, host: str, path: str) -> Response:
         if self._names_folder(host.lower(), path):
