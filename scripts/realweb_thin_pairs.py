@@ -14,40 +14,28 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from crawlweb.crawler.htmlparse import parse_html  # noqa: E402
+from frontier.classifiers.real_sites import load_truth, site_pages  # noqa: E402
 from training.learn.page_body import SiteLines, bodies  # noqa: E402
 
 TEXT_CHARS = 4000  # enough of a thin page to read it whole
 
 
-def page_file(web: Path, url: str) -> Path:
-    parts = urlsplit(url)
-    path = web / "hosts" / parts.netloc / parts.path.lstrip("/")
-    return path / "index.html" if path.is_dir() else path
-
-
-def site_texts(web: Path, site: dict) -> dict[str, str]:
-    texts = {}
-    for url in site.get("page_languages") or {}:
-        try:
-            html = page_file(web, url).read_bytes().decode("utf-8", "replace")
-        except OSError:
-            continue  # a page truth lists but the build left out: nothing to read
-        texts[url] = parse_html(html, url).text
-    return texts
+def site_texts(web: Path, host: str) -> dict[str, str]:
+    """Every page of the site as the crawler stores its text (its template is counted over all of them)."""
+    return {url: parse_html(path.read_text(encoding="utf-8", errors="replace"), url).text
+            for url, path in site_pages(web, host)}
 
 
 def thin_pairs(web: Path, under: int) -> list[dict]:
-    truth = json.loads((web / "truth.json").read_text(encoding="utf-8"))
     found = []
-    for site in truth["sites"]:
+    for site in load_truth(web):
         if not site.get("bilingual_sr_en") or not site.get("parallel_pairs"):
             continue
-        texts = site_texts(web, site)
+        texts = site_texts(web, site["host"])
         template = SiteLines.from_texts(texts.values())
         for sr, en in site["parallel_pairs"]:
             if sr not in texts or en not in texts:
