@@ -46,21 +46,13 @@ class RealSites:
         candidate = (base / relative).resolve() if relative else base
         return candidate if candidate == base or base in candidate.parents else None
 
-    def _file_for(self, host: str, path: str) -> Path | None:
-        candidate = self._inside_host(host, path)
-        if candidate is not None and candidate.is_dir():
-            candidate = candidate / "index.html"
-        return candidate if candidate is not None and candidate.is_file() else None
-
-    def _names_folder(self, host: str, path: str) -> bool:
-        named = None if path.endswith("/") else self._inside_host(host, path)
-        return named is not None and (named / "index.html").is_file()
-
     def respond(self, host: str, path: str) -> Response:
-        if self._names_folder(host.lower(), path):
-            return redirect(f"http://{host.lower()}{path}/")
-        found = self._file_for(host.lower(), path)
-        if found is None:
+        found = self._inside_host(host.lower(), path)
+        if found is not None and found.is_dir():
+            found = found / "index.html"
+            if found.is_file() and not path.endswith("/"):  # as static hosts do (module docstring)
+                return redirect(f"http://{host.lower()}{path}/")
+        if found is None or not found.is_file():
             return error_page(404, f"no file {path} on {host}")
         body = found.read_bytes()
         if found.suffix.lower() in (".html", ".htm"):
