@@ -332,6 +332,9 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
     assert "requested" in admin.locator(".messages").inner_text()
     run_jobs(timeout=60)
     admin.wait_for_selector("#kind-pair_classifier tbody tr", timeout=20000)  # the page refreshes itself
+    # the run's outcome is written after its models: read the page once the run has ended, not mid-way
+    admin.wait_for_selector("section.panel:last-of-type tbody tr:first-child :is(.state-done, .state-failed)",
+                            timeout=20000)
     version = cells(admin, "#kind-pair_classifier tbody tr")[0]
     _, state, judged, new_f1, current_f1, folds, compared_with, why, _ = version
     # trained on the improve items only: the estimate's judgments measure precision and stay out
