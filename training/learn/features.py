@@ -23,7 +23,8 @@ What a bilingual dictionary says of the two bodies (training.learn.lexicon, when
 one): the share of each body's dictionary words translated in the other, which tells a translated
 body from a body of its own under a translated frame; and how much of the two bodies aligns line by
 line in order (training.learn.alignment), which tells a translation from a text of its own on the
-same topic.
+same topic. What the evaluators' thin-page rule reads (training.learn.translated_content): whether
+the two bodies have a translated sentence, and how many translated words.
 
 The filter's own verdict is not a feature: it is the baseline a classifier is compared with.
 """
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
 from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
 from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
+from training.learn.translated_content import TRANSLATED_CONTENT_FEATURE_NAMES, translated_content_features
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 
@@ -50,6 +52,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "site_credibility", "site_credibility_missing",
     "shared_word_share", "shared_words_log", "shared_number_share", "shorter_text_log", "texts_missing",
     *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES, *ALIGNMENT_FEATURE_NAMES,
+    *TRANSLATED_CONTENT_FEATURE_NAMES,
 )
 TEXT_CHARS = 20_000  # a page's first characters compared: enough for its words, bounded cost
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -150,5 +153,6 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
         "one_to_one_dropped": 1.0 if scores.get("one_to_one_dropped") else 0.0,
         **lexicon_features(lexicon, *body_lines),
         **alignment_features(lexicon, *body_lines),
+        **translated_content_features(*body_lines),
     }
     return [values[name] for name in FEATURE_NAMES]
