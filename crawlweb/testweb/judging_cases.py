@@ -14,6 +14,13 @@ the pairing methods propose it, and each is wrong in one of Pupsniffer's five er
                    frame only (4)
   false_bilingual  both languages, but two different texts (5)
 
+plus five *boilerplate-only* pairs (``BOILERPLATE``): a login, a registration, a sorted listing, an
+account and a gallery page whose only content beyond the frame is a translated heading and form,
+sort or button labels. The filter keeps such pairs (they are translations, line for line), and an
+evaluator judging by the thin-page rule (data/realweb/README.md) answers n: nothing in them is worth
+a parallel corpus. They are the error the real development web shows most (the learning bench's
+held-out crawl), and what the pair classifier learns to remove from the filter's kept pairs.
+
 plus ``injection``: a true translation pair whose titles, anchors, URLs and bodies are full of
 script-injection attempts; rendered anywhere in the application, none of them may run.
 Pages are built from the same catalog entries as the rest of the test web (seeded).
@@ -33,6 +40,19 @@ CASES = {  # key → (slug, Serbian label on the home page)
     "same_language": ("isti-jezik", "Isti jezik"),
     "extraction": ("skripta", "Sadržaj iz skripte"),
     "false_bilingual": ("lazni-par", "Lažni par"),
+}
+BOILERPLATE = {  # key → (slug, Serbian label on the home page, Serbian lines, English lines)
+    "login": ("prijava", "Пријава", ["Пријава", "Корисничко име", "Лозинка", "Пријави се"],
+              ["Log in", "Username", "Password", "Sign in"]),
+    "register": ("registracija", "Регистрација",
+                 ["Регистрација", "Име и презиме", "Електронска пошта", "Лозинка", "Поновите лозинку", "Региструј се"],
+                 ["Register", "Full name", "Email", "Password", "Repeat password", "Sign up"]),
+    "listing": ("pretraga", "Претрага", ["Претрага", "Сортирај:", "Назив растуће", "Назив опадајуће"],
+                ["Search", "Sort:", "Name ascending", "Name descending"]),
+    "account": ("nalog", "Мој налог", ["Мој налог", "Моји огласи:", "Измени податке", "Одјави се"],
+                ["My account", "My ads:", "Edit details", "Log out"]),
+    "gallery": ("galerija", "Галерија", ["Галерија", "Фотографије", "Претходна", "Следећа"],
+                ["Gallery", "Photos", "Previous", "Next"]),
 }
 ERROR_CATEGORY = {"language_id": "language_id", "invalid_url": "invalid_url", "same_language": "same_language",
                   "extraction": "extraction", "false_bilingual": "false_bilingual"}
@@ -140,16 +160,32 @@ def case_pages(seed: int, site: SiteSpec) -> dict[str, bytes]:
         else:
             other_title, other = _paragraphs(seed, "false_bilingual/other", en)
             pages[site.url(en, slug)] = _plain(site, en, slug, other_title, other, "en")
+    for slug, _, sr_lines, en_lines in BOILERPLATE.values():
+        for lang, lines in ((sr, sr_lines), (en, en_lines)):
+            pages[site.url(lang, slug)] = _labels_only(site, lang, slug, lines)
     return pages
+
+
+def _labels_only(site: SiteSpec, lang: str, slug: str, lines: list[str]) -> bytes:
+    """A page of the site's frame around a heading and labels (a form, a sort box, buttons)."""
+    other = [code for code in site.languages if code != lang][0]
+    switch = f'<div class="lang-switch"><a href="{site.url(other, slug)}">{"English" if other == "en" else "Srpski"}</a></div>'
+    home = f'<nav><a href="{site.home_url(lang)}">{"Home" if lang == "en" else "Početna"}</a></nav>'
+    labels = "".join(f"<label>{html.escape(line)}</label>\n" for line in lines[1:])
+    return _document(HTML_LANG[lang], html.escape(lines[0]), "",
+                     f"{switch}{home}<main><h1>{html.escape(lines[0])}</h1>\n<form>\n{labels}</form></main>")
 
 
 def home_links(site: SiteSpec, lang: str) -> list[tuple[str, str]]:
     """(url, label) of the cases, listed on the site's home page in each language."""
-    return [(site.url(lang, slug), label) for slug, label in CASES.values()]
+    return ([(site.url(lang, slug), label) for slug, label in CASES.values()]
+            + [(site.url(lang, slug), label) for slug, label, _, _ in BOILERPLATE.values()])
 
 
 def judging_truth(site: SiteSpec) -> dict:
     sr, en = site.languages
     pairs = {key: [site.url(sr, slug), site.url(en, slug)] for key, (slug, _) in CASES.items()}
     return {"site": site.host, "injection_pair": pairs.pop("injection"),
-            "error_pairs": pairs, "error_category": dict(ERROR_CATEGORY)}
+            "error_pairs": pairs, "error_category": dict(ERROR_CATEGORY),
+            "boilerplate_pairs": {key: [site.url(sr, slug), site.url(en, slug)]
+                                  for key, (slug, _, _, _) in BOILERPLATE.items()}}
