@@ -24,8 +24,8 @@
    links: half the most uncertain, half of those on the pages the crawl's detector scored; then the
    train job (training.jobs.train) compares and promotes or rejects.
 4. After each round: the pair F1 of what decides ``kept`` (the promoted classifier, else the filter)
-   over the held-out crawl's candidates (with a classifier: as scoring decides, P(parallel) for every
-   candidate the filter read and the classifier's own one-to-one choice), and the link AUC of the Link Predictor in use (promoted, else shipped) over the
+   over the held-out crawl's candidates (with a classifier: as scoring decides, the filter's kept pairs
+   that the classifier's P(parallel) ≥ 0.5), and the link AUC of the Link Predictor in use (promoted, else shipped) over the
    held-out crawl's links, leaving out the 8 shared development sites' links (the shipped model was
    trained on them). Nothing held out is ever judged.
 --quick: 9 real sites (seeded; the bilingual ones not among the 8 shared development sites, whose links the
@@ -185,19 +185,15 @@ class Measure:
     def kept(self) -> list[int]:
         from training.promoted import promoted
 
-        from training.learn.one_to_one import choose_one_to_one
-        from training.promoted import pair_slots
-
         found = promoted("pair_classifier")
         if found is None:
             return list(self.filter_kept)
-        # as scoring decides with a promoted classifier (training.promoted.PairDecider): every pair the
-        # filter read gets P(parallel); the classifier's one-to-one choice keeps the best of each page
-        probabilities = found[1].probability([self.features[i] for i in self.read])
+        # as scoring decides with a promoted classifier (training.promoted.PairDecider): a second opinion on
+        # the filter's kept pairs, which stay kept when P(parallel) ≥ 0.5
         kept = [0] * len(self.pairs)
-        for i, keep in zip(self.read, choose_one_to_one([pair_slots(self.pairs[i]) for i in self.read],
-                                                        [float(p) for p in probabilities])):
-            kept[i] = int(keep)
+        probabilities = found[1].probability([self.features[i] for i in self.read])
+        for i, probability in zip(self.read, probabilities):
+            kept[i] = int(self.filter_kept[i] and probability >= 0.5)
         return kept
 
     def pair_f1(self) -> float:

@@ -16,7 +16,6 @@ from training.learn.features import filter_said_keep, pair_features
 from training.lexicon_in_use import lexicon_in_use
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
-from training.learn.one_to_one import choose_one_to_one
 from training.learn.page_body import SiteLines
 from training.learn.pair_classifier import PairClassifier
 from training.learn.threshold import threshold_from_data
@@ -53,9 +52,10 @@ def promoted(kind: str) -> tuple[int, object] | None:
 
 
 class PairDecider:
-    """Decides ``kept`` of a site's stored CandidatePairs with the promoted classifier: every pair the
-    filter has read, the ones the scoring's one-to-one choice dropped included, gets P(parallel), and
-    the classifier's own one-to-one choice (training.learn.one_to_one) keeps the best of each page.
+    """Decides ``kept`` of a site's stored CandidatePairs with the promoted classifier, a second opinion
+    on the filter (training.learn.pair_classifier): every pair the filter has read gets P(parallel); a
+    pair the filter kept (after scoring's one-to-one choice) stays kept when P ≥ 0.5, and no other pair
+    is kept.
 
     The filter's own verdict stays in ``scores["filter_kept"]`` and in the reason, so what the filter
     said can still be read (and used as the baseline when the classifier is rolled back)."""
@@ -67,23 +67,15 @@ class PairDecider:
         if not rows:
             return
         features = [pair_features(row, self.site_credibility, site_lines, lexicon_in_use()) for row in rows]
-        probabilities = [float(p) for p in self.classifier.probability(features)]
-        for row, probability, keep in zip(rows, probabilities, choose_one_to_one(
-                [pair_slots(row) for row in rows], probabilities)):
+        for row, probability in zip(rows, self.classifier.probability(features)):
+            probability = float(probability)
             filter_kept, filter_reason = filter_said_keep(row), row.reason
-            row.kept = keep
+            dropped = bool((row.scores or {}).get("one_to_one_dropped"))
+            row.kept = filter_kept and not dropped and probability >= 0.5
             row.scores = {**(row.scores or {}), "filter_kept": filter_kept,
                           "classifier_probability": round(probability, 4), "classifier_version": self.version}
-            beaten = " (a page's better candidate is kept)" if probability >= 0.5 and not keep else ""
-            row.reason = (f"pair classifier v{self.version}: P(parallel) {probability:.2f}{beaten} "
+            row.reason = (f"pair classifier v{self.version}: P(parallel) {probability:.2f} "
                           f"(filter: {'kept' if filter_kept else 'removed'}, {filter_reason})")[:300]
-
-
-def pair_slots(row) -> tuple[tuple[str, str], tuple[str, str]]:
-    """A pair's two (page, script of its Serbian counterpart) slots, as scoring's one-to-one choice has them."""
-    script = (row.scores or {}).get("script", "")
-    sr = [(row.source_language or "").casefold().startswith("sr"), (row.target_language or "").casefold().startswith("sr")]
-    return (row.source_url, script if sr[1] else ""), (row.target_url, script if sr[0] else "")
 
 
 def pair_decider(crawl_id: int, site_id: int) -> PairDecider | None:

@@ -26,9 +26,9 @@ from tests.labeling.conftest import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 VIEWPORT = {"width": 1280, "height": 800}
-# Beside the judging cases' site (4 true pairs, 5 wrong ones), a bilingual site with only true pairs:
-# the improve sample then holds the 5 parallel and 5 wrong pairs that training needs at least
-# (training.services.trainers).
+# Beside the judging cases' site (4 true pairs, 5 wrong in an error category, 5 boilerplate-only pairs the
+# filter keeps), a bilingual site with only true pairs: the improve sample then holds the 5 parallel and
+# 5 wrong pairs among the filter's kept ones that training needs at least (training.services.trainers).
 MORE_SITES = ("www.institut.rs",)
 CATEGORY_KEYS = {"language_id": "1", "invalid_url": "2", "same_language": "3", "extraction": "4",
                  "false_bilingual": "5"}  # the README's keys 1–5
@@ -71,10 +71,13 @@ def contexts(browser):
 
 
 def right_key(card: Card, cases: dict) -> str:
-    """What a careful evaluator answers: the error category of a judging case, else parallel."""
+    """What a careful evaluator answers: the error category of a judging case, n for a boilerplate-only
+    pair (the thin-page rule), else parallel."""
     for case, (source, _) in cases["error_pairs"].items():
         if source == card.source_url:
             return CATEGORY_KEYS[cases["error_category"][case]]
+    if any(source == card.source_url for source, _ in cases["boilerplate_pairs"].values()):
+        return "n"
     return "y"
 
 
@@ -325,6 +328,9 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
         pass
     taught = Counter(ANSWER_OF_KEY[key][0] for key in given_to_teach.values())
     assert improve.items.count() == sum(taught.values()) and taught["yes"] >= 5 and taught["no"] >= 5
+    kept = {item.pk for item in improve.items.filter(pair__kept=True)}  # the filter's verdicts, before training
+    taught_kept = Counter(ANSWER_OF_KEY[key][0] for (_, item), key in given_to_teach.items() if item in kept)
+    assert taught_kept["yes"] >= 5 and taught_kept["no"] >= 5, "the boilerplate-only cases: wrong pairs the filter keeps"
     settings.JOBS_INPROCESS_MODE = "thread"  # the job runs beside the web server, as in the embedded mode
     settings.TRAIN_PROMOTE_MIN_PER_LABEL = 5  # a session of a few dozen judgments: the comparison decides
     admin.click("nav >> text=Training")
@@ -337,8 +343,8 @@ def test_a_whole_labeling_session_by_keyboard(contexts, live_server, django_user
                             timeout=20000)
     version = cells(admin, "#kind-pair_classifier tbody tr")[0]
     _, state, judged, new_f1, current_f1, folds, compared_with, why, _ = version
-    # trained on the improve items only: the estimate's judgments measure precision and stay out
-    assert judged == f"{sum(taught.values())} ({taught['yes']} yes)" and compared_with == "the method's filter"
+    # trained on the improve items the filter kept only: the estimate's judgments measure precision and stay out
+    assert judged == f"{sum(taught_kept.values())} ({taught_kept['yes']} yes)" and compared_with == "the method's filter"
     assert state == ("promoted" if float(new_f1) >= float(current_f1) else "rejected")
     assert why.startswith(f"{state}: ") and f"mean F1 over {folds} folds {new_f1} vs {current_f1}" in why
     outcome = cells(admin, "table.data >> nth=-1 >> tbody tr")[0][3]

@@ -9,7 +9,7 @@ from frontier.classifiers.link_features import LinkContext
 from training.learn.features import FEATURE_NAMES, pair_features
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
-from training.learn.pair_classifier import PairClassifier
+from training.learn.pair_classifier import CLASSIFIER_FEATURES, PairClassifier
 from training.learn.threshold import ThresholdChoice, threshold_data, threshold_from_data
 
 
@@ -26,7 +26,15 @@ def test_a_pair_classifier_comes_back_from_its_json_with_the_same_probabilities(
     again = PairClassifier.from_data(text)
     X = np.random.default_rng(4).random((10, len(FEATURE_NAMES)))
     assert np.allclose(model.probability(X), again.probability(X))
-    assert again.feature_names == FEATURE_NAMES
+    assert again.feature_names == CLASSIFIER_FEATURES
+
+
+def test_a_classifier_stored_by_the_earlier_version_is_refused_with_a_reason():
+    stored = {**trained_pair_classifier().to_data(), "version": 1, "feature_names": list(FEATURE_NAMES)}
+    with pytest.raises(ModelDataError, match="has version 1; this code reads 2"):
+        PairClassifier.from_data(stored)
+    with pytest.raises(ModelDataError, match="feature names are not this code's features.*train it again"):
+        PairClassifier.from_data({**stored, "version": 2})
 
 
 def test_a_pickled_model_is_refused():

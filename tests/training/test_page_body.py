@@ -1,7 +1,4 @@
-"""Body features beyond a site's template, and the classifier's one-to-one choice."""
-import pytest
-
-from training.learn.one_to_one import choose_one_to_one
+"""Body features beyond a site's template."""
 from training.learn.page_body import SiteLines, body_features
 
 MENU_SR = "Početna\nO nama\nKontakt\nSRB | ENG"
@@ -59,14 +56,3 @@ def test_the_line_lengths_of_a_translation_follow_each_other_in_order():
     in_order = body_features("\n".join(lines_sr), "\n".join(lines_en))
     shuffled = body_features("\n".join(lines_sr), "\n".join([lines_en[1], lines_en[0], lines_en[3], lines_en[2]]))
     assert in_order["body_profile_correlation"] > 0.9 and shuffled["body_profile_correlation"] < 0
-
-
-def test_each_page_keeps_its_most_probable_counterpart_above_one_half():
-    slots = [(("sr/a", ""), ("en/a", "latn")), (("sr/a", ""), ("en/b", "latn")), (("sr/c", ""), ("en/a", "latn")),
-             (("sr/d", ""), ("en/d", "latn")), (("sr/a-cyr", ""), ("en/a", "cyrl"))]
-    kept = choose_one_to_one(slots, [0.7, 0.9, 0.8, 0.4, 0.6])
-    # sr/a keeps en/b (0.9); en/a then goes to sr/c (0.8); sr/d is below 0.5; the Cyrillic page is another slot
-    assert kept == [False, True, True, False, True]
-    assert choose_one_to_one(slots[:2], [0.6, 0.6]) == [True, False]  # a tie goes to the first
-    with pytest.raises(ValueError, match="2 candidates but 1 probabilities"):
-        choose_one_to_one(slots[:2], [0.5])

@@ -43,11 +43,11 @@ def _counts(labels) -> dict:
     return {"total": int(len(y)), "positive": int(y.sum()), "negative": int(len(y) - y.sum())}
 
 
-def _too_few(kind: str, labels, minimum: int) -> Outcome | None:
+def _too_few(kind: str, labels, minimum: int, among: str = "") -> Outcome | None:
     counts = _counts(labels)
     if min(counts["positive"], counts["negative"]) < minimum:
-        return Outcome(kind, trained_on=counts, skipped=f"{counts['positive']} judged yes and {counts['negative']} "
-                                                          f"judged no; training needs {minimum} of each")
+        return Outcome(kind, trained_on=counts, skipped=f"{among}{counts['positive']} judged yes and "
+                                                          f"{counts['negative']} judged no; training needs {minimum} of each")
     return None
 
 
@@ -64,7 +64,11 @@ def _promotion_needs_more(metrics: dict, counts: dict) -> dict:
 
 
 def train_pair_classifier(seed: int = 0) -> Outcome:
-    """The method's filter never leaves the comparison. The new version is first compared with the
+    """The classifier is a second opinion on the filter's kept pairs (training.learn.pair_classifier):
+    trained on the judged pairs the filter kept, it decides as the filter's kept minus those it finds not
+    parallel, and is compared so.
+
+    The method's filter never leaves the comparison. The new version is first compared with the
     filter, by folds that keep each site whole (training.learn.comparison): it must not be worse on
     sites it was not trained on. When it is worse, a promoted classifier gives way to the filter too:
     it was trained the same way on fewer pairs, and its own score on the judged pairs is no evidence,
@@ -77,6 +81,9 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
     if (skip := _too_few(kind, judged.labels, MIN_JUDGED_PER_LABEL)) is not None:
         return skip
     X, y, baseline = np.asarray(judged.features), np.asarray(judged.labels), np.asarray(judged.filter_kept)
+    reviewed = np.flatnonzero(baseline == 1)  # what the second opinion is trained on
+    if (skip := _too_few(kind, y[reviewed], MIN_JUDGED_PER_LABEL, "of the pairs the filter kept, ")) is not None:
+        return skip
     current = promoted(kind)
 
     fold_predictions: dict[bytes, np.ndarray] = {}  # the same folds each comparison: each trained once
@@ -84,7 +91,11 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
     def fit_predict(train, test):
         key = test.tobytes()
         if key not in fold_predictions:
-            fold_predictions[key] = PairClassifier.train(X[train], y[train], seed=seed).predict(X[test])
+            kept = train[baseline[train] == 1]
+            if np.bincount(y[kept], minlength=2).min() < MIN_PER_LABEL:
+                fold_predictions[key] = baseline[test]  # nothing to learn a removal from: the filter's verdicts
+            else:
+                fold_predictions[key] = baseline[test] & PairClassifier.train(X[kept], y[kept], seed=seed).predict(X[test])
         return fold_predictions[key]
 
     comparison = compare(y, fit_predict, lambda test: baseline[test], seed=seed, groups=judged.sites)
@@ -97,14 +108,15 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
                                          f"{unseen} they were not trained on, the method's filter "
                                          f"{comparison.current_mean:.3f} ({len(y)} judged pairs)")
         else:
-            against_current = compare(y, fit_predict, lambda test: current[1].predict(X[test]), seed=seed,
-                                      groups=judged.sites)
+            against_current = compare(y, fit_predict, lambda test: baseline[test] & current[1].predict(X[test]),
+                                      seed=seed, groups=judged.sites)
             if against_current.current_mean > comparison.current_mean:
                 metrics = {**against_current.as_dict(), "current": f"v{current[0]}",
                            "filter_mean": comparison.current_mean}
-    model = PairClassifier.train(X, y, seed=seed)
-    model.training.update(n_negative=int(len(y) - y.sum()), min_per_label=MIN_PER_LABEL)
-    return Outcome(kind, model.to_data(), _promotion_needs_more(metrics, _counts(y)), _counts(y))
+    model = PairClassifier.train(X[reviewed], y[reviewed], seed=seed)
+    counts = _counts(y[reviewed])
+    model.training.update(n_negative=counts["negative"], min_per_label=MIN_PER_LABEL, judged_pairs=int(len(y)))
+    return Outcome(kind, model.to_data(), _promotion_needs_more(metrics, counts), counts)
 
 
 def _link_training_set(links, labels, seed):
