@@ -25,7 +25,7 @@
    train job (training.jobs.train) compares and promotes or rejects.
 4. After each round: the pair F1 of what decides ``kept`` (the promoted classifier, else the filter)
    over the held-out crawl's candidates (with a classifier: as scoring decides, the filter's kept pairs
-   that the classifier's P(parallel) ≥ 0.5), and the link AUC of the Link Predictor in use (promoted, else shipped) over the
+   whose P(parallel) is ≥ 0.5), and the link AUC of the Link Predictor in use (promoted, else shipped) over the
    held-out crawl's links, leaving out the 8 shared development sites' links (the shipped model was
    trained on them). Nothing held out is ever judged.
 --quick: 9 real sites (seeded; the bilingual ones not among the 8 shared development sites, whose links the
