@@ -18,7 +18,7 @@ pages say beyond their site's template (training.learn.page_body, with the site'
 the caller has them).
 
 A flag from scoring: whether the one-to-one choice dropped the pair for a better-scored rival
-(``scores["one_to_one_dropped"]``; the classifier decides among those too, evaluation.services.pairs).
+(``scores["one_to_one_dropped"]``; such a pair stays removed, training.promoted.PairDecider).
 What a bilingual dictionary says of the two bodies (training.learn.lexicon, when the caller has
 one): the share of each body's dictionary words translated in the other, which tells a translated
 body from a body of its own under a translated frame; and how much of the two bodies aligns line by
@@ -27,6 +27,8 @@ same topic. What the evaluators' thin-page rule reads (training.learn.translated
 the two bodies have a translated sentence, and how many translated words.
 
 The filter's own verdict is not a feature: it is the baseline a classifier is compared with.
+The pair classifier reads a named part of these (training.learn.pair_classifier.CLASSIFIER_FEATURES);
+the rest stay for analysis and for a classifier that has more judged pairs to learn them from.
 """
 from __future__ import annotations
 
