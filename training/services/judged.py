@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from evaluation.models import SiteCredibility
 from frontier.classifiers.link_features import LinkContext
 from labeling.models import EvaluationItem, Verdict
@@ -33,8 +35,10 @@ class Judged:
 
 def _labelled(field: str) -> dict[int, int]:
     """{object id: label} of the judged improve items that point at an object through ``field``."""
-    items = (EvaluationItem.objects.filter(purpose=EvaluationItem.Purpose.IMPROVE, **{f"{field}__isnull": False})
-             .select_related("adjudication").order_by("evaluation__created_at", "id"))
+    # only items someone has judged or an admin has decided: a sample can hold thousands of links nobody judged
+    decided = Q(assignments__judgment__isnull=False) | Q(adjudication__isnull=False)
+    items = (EvaluationItem.objects.filter(decided, purpose=EvaluationItem.Purpose.IMPROVE, **{f"{field}__isnull": False})
+             .distinct().select_related("adjudication").order_by("evaluation__created_at", "id"))
     found: dict[int, int] = {}
     for item in items:
         verdict = final_verdict(item)
