@@ -84,11 +84,16 @@ def _document(lang_attr: str, title: str, head_extra: str, body: str) -> bytes:
 
 
 def _plain(site: SiteSpec, lang: str, slug: str, title: str, paragraphs: list[str], html_lang: str) -> bytes:
+    text = "".join(f"<p>{html.escape(p)}</p>\n" for p in paragraphs)
+    return _document(html_lang, html.escape(title), "", _framed(site, lang, slug, title, text))
+
+
+def _framed(site: SiteSpec, lang: str, slug: str, title: str, content_html: str) -> str:
+    """The site's switch to the other language's page and home link above the page's heading and content."""
     other = [code for code in site.languages if code != lang][0]
     switch = f'<div class="lang-switch"><a href="{site.url(other, slug)}">{"English" if other == "en" else "Srpski"}</a></div>'
     home = f'<nav><a href="{site.home_url(lang)}">{"Home" if lang == "en" else "Početna"}</a></nav>'
-    text = "".join(f"<p>{html.escape(p)}</p>\n" for p in paragraphs)
-    return _document(html_lang, html.escape(title), "", f"{switch}{home}<main><h1>{html.escape(title)}</h1>\n{text}</main>")
+    return f"{switch}{home}<main><h1>{html.escape(title)}</h1>\n{content_html}</main>"
 
 
 def _injection(site: SiteSpec, seed: int, lang: str) -> bytes:
@@ -168,12 +173,9 @@ def case_pages(seed: int, site: SiteSpec) -> dict[str, bytes]:
 
 def _labels_only(site: SiteSpec, lang: str, slug: str, lines: list[str]) -> bytes:
     """A page of the site's frame around a heading and labels (a form, a sort box, buttons)."""
-    other = [code for code in site.languages if code != lang][0]
-    switch = f'<div class="lang-switch"><a href="{site.url(other, slug)}">{"English" if other == "en" else "Srpski"}</a></div>'
-    home = f'<nav><a href="{site.home_url(lang)}">{"Home" if lang == "en" else "Početna"}</a></nav>'
     labels = "".join(f"<label>{html.escape(line)}</label>\n" for line in lines[1:])
     return _document(HTML_LANG[lang], html.escape(lines[0]), "",
-                     f"{switch}{home}<main><h1>{html.escape(lines[0])}</h1>\n<form>\n{labels}</form></main>")
+                     _framed(site, lang, slug, lines[0], f"<form>\n{labels}</form>"))
 
 
 def home_links(site: SiteSpec, lang: str) -> list[tuple[str, str]]:
