@@ -191,9 +191,9 @@ class Measure:
         # as scoring decides with a promoted classifier (training.promoted.PairDecider): a second opinion on
         # the filter's kept pairs, which stay kept when P(parallel) ≥ 0.5
         kept = [0] * len(self.pairs)
-        probabilities = found[1].probability([self.features[i] for i in self.read])
-        for i, probability in zip(self.read, probabilities):
-            kept[i] = int(self.filter_kept[i] and probability >= 0.5)
+        decided = found[1].keeps([self.features[i] for i in self.read], [self.filter_kept[i] for i in self.read])
+        for i, keep in zip(self.read, decided):
+            kept[i] = int(keep)
         return kept
 
     def pair_f1(self) -> float:

@@ -17,7 +17,7 @@ from training.lexicon_in_use import lexicon_in_use
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
 from training.learn.page_body import SiteLines
-from training.learn.pair_classifier import PairClassifier
+from training.learn.pair_classifier import KEEP_AT, PairClassifier
 from training.learn.threshold import threshold_from_data
 from training.models import TrainedModel
 
@@ -54,7 +54,7 @@ def promoted(kind: str) -> tuple[int, object] | None:
 class PairDecider:
     """Decides ``kept`` of a site's stored CandidatePairs with the promoted classifier, a second opinion
     on the filter (training.learn.pair_classifier): every pair the filter has read gets P(parallel); a
-    pair the filter kept (after scoring's one-to-one choice) stays kept when P ≥ 0.5, and no other pair
+    pair the filter kept (after scoring's one-to-one choice) stays kept when P ≥ KEEP_AT (0.5), and no other pair
     is kept.
 
     The filter's own verdict stays in ``scores["filter_kept"]`` and in the reason, so what the filter
@@ -71,7 +71,7 @@ class PairDecider:
             probability = float(probability)
             filter_kept, filter_reason = filter_said_keep(row), row.reason
             dropped = bool((row.scores or {}).get("one_to_one_dropped"))
-            row.kept = filter_kept and not dropped and probability >= 0.5
+            row.kept = filter_kept and not dropped and probability >= KEEP_AT
             row.scores = {**(row.scores or {}), "filter_kept": filter_kept,
                           "classifier_probability": round(probability, 4), "classifier_version": self.version}
             row.reason = (f"pair classifier v{self.version}: P(parallel) {probability:.2f} "

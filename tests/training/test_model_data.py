@@ -29,6 +29,14 @@ def test_a_pair_classifier_comes_back_from_its_json_with_the_same_probabilities(
     assert again.feature_names == CLASSIFIER_FEATURES
 
 
+def test_the_second_opinion_keeps_only_pairs_the_filter_kept_and_it_finds_parallel():
+    model = trained_pair_classifier()  # parallel when the first feature (similarity) is above 0.5
+    X = np.zeros((4, len(FEATURE_NAMES)))
+    X[:, 0] = [0.9, 0.9, 0.1, 0.1]
+    assert model.keeps(X, [1, 0, 1, 0]).tolist() == [1, 0, 0, 0]
+    assert model.keeps(np.zeros((0, len(FEATURE_NAMES))), []).tolist() == []
+
+
 def test_a_classifier_stored_by_the_earlier_version_is_refused_with_a_reason():
     stored = {**trained_pair_classifier().to_data(), "version": 1, "feature_names": list(FEATURE_NAMES)}
     with pytest.raises(ModelDataError, match="has version 1; this code reads 2"):

@@ -56,6 +56,7 @@ CLASSIFIER_FEATURES: tuple[str, ...] = (
 )
 COLUMNS = [FEATURE_NAMES.index(name) for name in CLASSIFIER_FEATURES]
 MIN_PER_LABEL = 3  # below this a fold has nothing to learn one side from
+KEEP_AT = 0.5  # P(parallel) at which a pair the filter kept stays kept
 
 register_format(FORMAT, VERSION, {
     "feature_names": list_of(text, min_length=1), "means": list_of(number), "scales": list_of(number),
@@ -93,7 +94,11 @@ class PairClassifier:
         return self.pipeline.predict_proba(X)[:, positive]
 
     def predict(self, X) -> np.ndarray:
-        return (self.probability(X) >= 0.5).astype(int)
+        return (self.probability(X) >= KEEP_AT).astype(int)
+
+    def keeps(self, X, filter_kept) -> np.ndarray:
+        """The second opinion's decision: of the rows the filter kept (1), those not judged not parallel."""
+        return np.asarray(filter_kept, dtype=int) & self.predict(X)
 
     def to_data(self) -> dict:
         scaler, model = self.pipeline.named_steps["scale"], self.pipeline.named_steps["model"]

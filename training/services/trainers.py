@@ -95,7 +95,7 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
             if np.bincount(y[kept], minlength=2).min() < MIN_PER_LABEL:
                 fold_predictions[key] = baseline[test]  # nothing to learn a removal from: the filter's verdicts
             else:
-                fold_predictions[key] = baseline[test] & PairClassifier.train(X[kept], y[kept], seed=seed).predict(X[test])
+                fold_predictions[key] = PairClassifier.train(X[kept], y[kept], seed=seed).keeps(X[test], baseline[test])
         return fold_predictions[key]
 
     comparison = compare(y, fit_predict, lambda test: baseline[test], seed=seed, groups=judged.sites)
@@ -108,7 +108,7 @@ def train_pair_classifier(seed: int = 0) -> Outcome:
                                          f"{unseen} they were not trained on, the method's filter "
                                          f"{comparison.current_mean:.3f} ({len(y)} judged pairs)")
         else:
-            against_current = compare(y, fit_predict, lambda test: baseline[test] & current[1].predict(X[test]),
+            against_current = compare(y, fit_predict, lambda test: current[1].keeps(X[test], baseline[test]),
                                       seed=seed, groups=judged.sites)
             if against_current.current_mean > comparison.current_mean:
                 metrics = {**against_current.as_dict(), "current": f"v{current[0]}",
