@@ -94,9 +94,10 @@ class Lab:
         self.tmp = Path(tempfile.mkdtemp(prefix="fault-lab-"))
         self.pg = PrivatePostgres(Path(tempfile.mkdtemp(prefix="fault-lab-pg-")))
         self.redis = PrivateRedis(self.tmp / "redis")
-        # the slow page outlasts a one-second lease by 3 s: at 2.5 s another worker sometimes did not lease
-        # it again before the first fetch ended, and the lease-expiry case saw no fault to survive
-        self.web = generate_web(seed=seed, size=20, pages_per_site=6, slow_delay_s=4.0, oversized_bytes=100_000)
+        # the slow page outlasts a one-second lease by 9 s: another worker must lease it again before the
+        # first fetch ends, or the lease-expiry case sees no fault to survive. At 4 s that window was too
+        # short under load (CI's six test groups on two cores): no step leased it in time
+        self.web = generate_web(seed=seed, size=20, pages_per_site=6, slow_delay_s=10.0, oversized_bytes=100_000)
         self.server = TestWebServer(self.web, port=0)
         self.sites = [site for site in self.web.truth()["sites"]
                       if site["robots"] == "none" and site["kind"] not in ("directory", "special")][:sites]
