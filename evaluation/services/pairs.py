@@ -160,18 +160,23 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
     """Upsert by (crawl, source URL, target URL); pairs the site no longer proposes are removed."""
     lock_site(crawl_id, loaded.site)
     existing = {(p.source_url, p.target_url): p for p in CandidatePair.objects.filter(crawl_id=crawl_id, site=loaded.site)}
-    new, changed, read = [], [], []
+    new, kept_rows, read, before = [], [], [], {}
     for cand, verdict, chosen in judged:
         row = existing.pop(cand.key, None) or CandidatePair(crawl_id=crawl_id, site=loaded.site,
                                                              source_url=cand.source_url, target_url=cand.target_url)
+        if row.pk:
+            before[row.pk] = _stored_values(row)
         _fill(row, cand, verdict, chosen, loaded, languages)
         if verdict is not None:
             read.append(row)
-        (changed if row.pk else new).append(row)
+        (kept_rows if row.pk else new).append(row)
     decide = pair_decider(crawl_id, loaded.site.pk)  # a promoted pair classifier decides kept; None: the filter
     if decide is not None:
         decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
     CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
+    # A site is scored again after every crawl step that adds pages to it, and most of its pairs come
+    # out as they were: writing only the rows that differ keeps Django's CASE-per-field UPDATE small.
+    changed = [row for row in kept_rows if _stored_values(row) != before[row.pk]]
     CandidatePair.objects.bulk_update(changed, FIELDS, batch_size=500)
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)
     _store_variants(crawl_id, loaded, variants)
@@ -180,6 +185,11 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
 FIELDS = ["source_page", "target_page", "method", "methods", "pattern_source_unit", "pattern_target_unit",
           "has_pattern", "score", "evidence", "similarity", "sim_same", "sim_pattern", "scores", "kept", "reason",
           "source_language", "target_language", "languages_confirmed"]
+
+
+def _stored_values(row: CandidatePair) -> tuple:
+    """The row's values in FIELDS, by column (a page is its id), to tell whether scoring changed it."""
+    return tuple(getattr(row, CandidatePair._meta.get_field(name).attname) for name in FIELDS)
 
 
 def _fill(row: CandidatePair, cand, verdict, chosen: bool, loaded, languages) -> None:

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from crawlweb.crawler.urls import normalize_url
@@ -105,6 +107,18 @@ def test_the_filter_stores_why_it_removed_a_pair(crawled):
     pair.refresh_from_db()
     assert not pair.kept
     assert pair.reason.startswith("text-length ratio") and pair.scores["length_ratio"] < 0.33
+
+
+def test_rescoring_a_site_whose_pages_did_not_change_rewrites_none_of_its_pairs(crawled):
+    site = _site(crawled, "bilingual-sr-en", "dirs")
+    site_id = CandidatePair.objects.filter(crawl_id=crawled.crawl_id, site__name=site_name_of(site)).first().site_id
+    scoring.score_site(crawled.crawl_id, site_id)
+    before = list(CandidatePair.objects.filter(site_id=site_id).order_by("pk").values())
+    with CaptureQueriesContext(connection) as queries:
+        scoring.score_site(crawled.crawl_id, site_id)
+    table = CandidatePair._meta.db_table
+    assert not [q["sql"] for q in queries if q["sql"].startswith(f'UPDATE "{table}"')]
+    assert list(CandidatePair.objects.filter(site_id=site_id).order_by("pk").values()) == before
 
 
 def test_rescoring_twice_duplicates_nothing(crawled):
