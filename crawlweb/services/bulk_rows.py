@@ -240,3 +240,19 @@ def case_by_id(values: Mapping[int, object], field: Field) -> RawSQL:
     for pk, value in values.items():
         params += (pk, field.get_db_prep_save(value, connection))  # e.g. a datetime becomes text on SQLite
     return RawSQL("CASE id" + " WHEN %s THEN %s" * len(values) + " END", params, output_field=field)
+
+
+def update_columns(model, columns: Mapping[str, Mapping[int, object]], batch_size: int = 500) -> None:
+    """Write {field name: {row id: value}}: per column, one UPDATE of only the rows whose value it gives.
+
+    Scoring changes two or three of a candidate pair's eighteen columns; bulk_update would write every
+    column of every row, each as a Case(When(pk=…)) Django resolves row by row."""
+    for name, by_id in columns.items():
+        field = model._meta.get_field(name)
+        ids = sorted(by_id)
+        for start in range(0, len(ids), batch_size):
+            chunk = {pk: by_id[pk] for pk in ids[start:start + batch_size]}
+            value = case_by_id(chunk, field)
+            if connection.vendor == "postgresql":  # a CASE of NULLs only is text, which a float column refuses
+                value = RawSQL(f"CAST({value.sql} AS {field.db_type(connection)})", value.params, output_field=field)
+            model.objects.filter(pk__in=chunk).update(**{name: value})

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from crawlweb.services.bulk_rows import update_columns
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant
 from evaluation.pairing.content import content_pairs
 from evaluation.pairing.declared import hreflang_pairs
@@ -174,10 +175,9 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
     if decide is not None:
         decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
     CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
-    # A site is scored again after every crawl step that adds pages to it, and most of its pairs come
-    # out as they were: writing only the rows that differ keeps Django's CASE-per-field UPDATE small.
-    changed = [row for row in kept_rows if _stored_values(row) != before[row.pk]]
-    CandidatePair.objects.bulk_update(changed, FIELDS, batch_size=500)
+    # A site is scored again after every crawl step that adds pages to it: most of its pairs change in
+    # a few columns (Def. 9's global part, the body cover as the site's boilerplate is learnt), if at all.
+    update_columns(CandidatePair, _changed_columns(kept_rows, before))
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)
     _store_variants(crawl_id, loaded, variants)
 
@@ -188,8 +188,21 @@ FIELDS = ["source_page", "target_page", "method", "methods", "pattern_source_uni
 
 
 def _stored_values(row: CandidatePair) -> tuple:
-    """The row's values in FIELDS, by column (a page is its id), to tell whether scoring changed it."""
-    return tuple(getattr(row, CandidatePair._meta.get_field(name).attname) for name in FIELDS)
+    """The row's values in FIELDS, by column (a page is its id), to tell what scoring changed."""
+    return tuple(getattr(row, attname) for attname in _ATTNAMES)
+
+
+_ATTNAMES = [CandidatePair._meta.get_field(name).attname for name in FIELDS]
+
+
+def _changed_columns(rows: list[CandidatePair], before: dict[int, tuple]) -> dict[str, dict[int, object]]:
+    """{field name: {row id: new value}} for the values that differ from ``before`` (by row id)."""
+    columns: dict[str, dict[int, object]] = {}
+    for row in rows:
+        for name, old, new in zip(FIELDS, before[row.pk], _stored_values(row)):
+            if old != new:
+                columns.setdefault(name, {})[row.pk] = new
+    return columns
 
 
 def _fill(row: CandidatePair, cand, verdict, chosen: bool, loaded, languages) -> None:
