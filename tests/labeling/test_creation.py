@@ -57,3 +57,24 @@ def test_site_verdicts_and_links_can_be_sampled_too(crawl, people):
                               sample_size=2, seed=1, overlap=0.0, purpose="estimate", evaluators=[people["ana"]])
     assert Counter(links.items.values_list("stratum", flat=True)) == {"crawl.example.rs": 2, "other.example.rs": 2}
     assert all(" → " in label for label in links.items.values_list("label", flat=True))
+
+
+def test_links_drawn_by_the_predictors_verdict_to_improve_are_scored_once(crawl, people):
+    from labeling import uncertainty
+
+    asked = []
+    source = uncertainty._SOURCES["links"]
+
+    def counting(ids):
+        asked.append(len(ids))
+        return source(ids)
+
+    uncertainty.register_probability_source("links", counting)
+    try:
+        evaluation = create_evaluation(name="links", what="links", crawls=[crawl], stratify_by="verdict",
+                                       sample_size=2, seed=1, overlap=0.0, purpose="improve",
+                                       evaluators=[people["ana"]])
+    finally:
+        uncertainty.register_probability_source("links", source)
+    assert len(asked) == 1, "the verdict's probabilities are the uncertainty sample's"
+    assert all(item.probability is not None for item in evaluation.items.all())
