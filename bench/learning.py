@@ -158,9 +158,9 @@ class Measure:
         from crawlweb.models import Link
         from evaluation.models import CandidatePair, SiteCredibility
         from labeling.populations import LINK_KINDS
+        from labeling.uncertainty import link_contexts
         from training.learn.features import pair_features
         from training.lexicon_in_use import lexicon_in_use
-        from training.services.judged import link_context
         from training.services.site_lines import site_lines_of
 
         self.pairs = list(CandidatePair.objects.filter(crawl=crawl_row).select_related("source_page", "target_page")
@@ -178,7 +178,8 @@ class Measure:
             # them, though the shipped Link Predictor was trained there, rather than not at all
             print("link AUC over the shared development sites' links: no other held-out site has a translation link")
             links = every
-        self.links = [link_context(link) for link in links]
+        contexts = link_contexts(link.pk for link in links)
+        self.links = [contexts[link.pk] for link in links]
         self.link_truth = [int(pair_key(link.page.url, link.target_url) in answers)
                            for link in links]
 

@@ -34,16 +34,27 @@ def detector_likelihood(ids: list[int]) -> dict[int, float]:
     return found
 
 
+def link_contexts(ids: Iterable[int]) -> dict[int, LinkContext]:
+    """{link id: what the Link Predictor reads of it}, by id. Columns, not Link and Page rows: a page's
+    row carries its whole text, and a crawl's links are scored by the thousand."""
+    rows = (Link.objects.filter(pk__in=list(ids)).order_by("id")
+            .values_list("id", "url_as_linked", "target_url", "anchor_text", "text_around", "img_alt", "img_src",
+                         "hreflang", "page__final_url", "page__url"))
+    return {pk: LinkContext(url=as_linked or target, anchor_text=anchor, text_around=around, img_alt=alt,
+                            img_src=src, page_url=final_url or page_url, hreflang=hreflang)
+            for pk, as_linked, target, anchor, around, alt, src, hreflang, final_url, page_url in rows}
+
+
 def link_predictor_probability(ids: list[int]) -> dict[int, float]:
-    links = list(Link.objects.filter(pk__in=ids).select_related("page").order_by("id"))
-    if not links:
+    return link_probabilities_by(default_link_predictor(), ids)
+
+
+def link_probabilities_by(predictor, ids: list[int]) -> dict[int, float]:
+    """{link id: ``predictor``'s probability that the link leads to its page's translation}."""
+    contexts = link_contexts(ids)
+    if not contexts:
         return {}
-    contexts = [LinkContext(url=link.url_as_linked or link.target_url, anchor_text=link.anchor_text,
-                            text_around=link.text_around, img_alt=link.img_alt, img_src=link.img_src,
-                            page_url=link.page.final_url or link.page.url, hreflang=link.hreflang)
-                for link in links]
-    scores = default_link_predictor().predict_proba(contexts)
-    return {link.pk: float(score) for link, score in zip(links, scores)}
+    return dict(zip(contexts, (float(score) for score in predictor.predict_proba(list(contexts.values())))))
 
 
 _SOURCES: dict[str, ProbabilitySource] = {

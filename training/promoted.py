@@ -129,12 +129,9 @@ def pair_probabilities(ids: list[int]) -> dict[int, float]:
 
 
 def link_probabilities(ids: list[int]) -> dict[int, float]:
-    from crawlweb.models import Link
-    from training.services.judged import link_context
+    from labeling.uncertainty import link_probabilities_by
 
-    links = list(Link.objects.filter(pk__in=ids).select_related("page").order_by("id"))
-    scores = link_predictor().predict_proba([link_context(link) for link in links])
-    return {link.pk: float(s) for link, s in zip(links, scores)}
+    return link_probabilities_by(link_predictor(), ids)
 
 
 def register_uncertainty_sources() -> None:

@@ -18,7 +18,7 @@ from django.db.models import Q
 from evaluation.models import SiteCredibility
 from frontier.classifiers.link_features import LinkContext
 from labeling.models import EvaluationItem, Verdict
-from labeling.uncertainty import detector_likelihood
+from labeling.uncertainty import detector_likelihood, link_contexts
 from labeling.verdicts import final_verdict
 from training.learn.features import filter_said_keep, pair_features
 from training.lexicon_in_use import lexicon_in_use
@@ -75,19 +75,14 @@ class JudgedLinks(Judged):
     sites: list[int | None]  # each link's page's site: the comparison's folds keep a site whole
 
 
-def link_context(link) -> LinkContext:
-    return LinkContext(url=link.url_as_linked or link.target_url, anchor_text=link.anchor_text,
-                       text_around=link.text_around, img_alt=link.img_alt, img_src=link.img_src,
-                       page_url=link.page.final_url or link.page.url, hreflang=link.hreflang)
-
-
 def judged_links() -> JudgedLinks:
     from crawlweb.models import Link
 
     labels = _labelled("link")
-    links = list(Link.objects.filter(pk__in=labels).select_related("page").order_by("id"))
-    return JudgedLinks([link.pk for link in links], [labels[link.pk] for link in links],
-                       [link_context(link) for link in links], [link.page.site_id for link in links])
+    contexts = link_contexts(labels)
+    sites = dict(Link.objects.filter(pk__in=list(contexts)).values_list("id", "page__site_id"))
+    return JudgedLinks(list(contexts), [labels[pk] for pk in contexts], list(contexts.values()),
+                       [sites[pk] for pk in contexts])
 
 
 @dataclass
