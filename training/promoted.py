@@ -66,7 +66,8 @@ class PairDecider:
     def __call__(self, rows: list, site_lines: SiteLines | None = None) -> None:
         if not rows:
             return
-        features = [pair_features(row, self.site_credibility, site_lines, lexicon_in_use()) for row in rows]
+        features = [pair_features(row, self.site_credibility, site_lines, lexicon_in_use(),
+                                  needed=self.classifier.feature_names) for row in rows]
         for row, probability in zip(rows, self.classifier.probability(features)):
             probability = float(probability)
             filter_kept, filter_reason = filter_said_keep(row), row.reason
@@ -123,7 +124,7 @@ def pair_probabilities(ids: list[int]) -> dict[int, float]:
 
     lines = site_lines_of(pairs)
     scores = found[1].probability([pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk],
-                                                                lexicon_in_use())
+                                                 lexicon_in_use(), needed=found[1].feature_names)
                                    for p in pairs])
     return {p.pk: float(s) for p, s in zip(pairs, scores)}
 

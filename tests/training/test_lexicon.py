@@ -7,6 +7,7 @@ from crawlweb.crawler.htmlparse import parse_html
 from training.learn.features import FEATURE_NAMES, pair_features
 from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, LexiconError, lexicon_features, read_dictd, stem
 from training.learn.page_body import SiteLines, bodies
+from training.learn.pair_classifier import CLASSIFIER_FEATURES
 
 from ..dictd import DEBIAN_LEXICON, write_dictd
 from ..evaluation.realsites import REAL_SITES, load_real_sites
@@ -76,6 +77,16 @@ def test_the_pair_features_carry_the_lexicon_reading(small_lexicon):
     named = dict(zip(FEATURE_NAMES, pair_features(pair, lexicon=small_lexicon)))
     assert named["lexicon_min_coverage"] == 1.0 and named["lexicon_missing"] == 0.0
     assert dict(zip(FEATURE_NAMES, pair_features(pair)))["lexicon_missing"] == 1.0
+
+
+def test_a_classifiers_features_alone_are_the_same_and_the_alignment_it_does_not_read_is_skipped(small_lexicon):
+    pair = {"method": "switch", "scores": {"length_ratio": 1.2}, "similarity": 0.4,
+            "source_text": "Meni\nSoba sa pogledom na reku, cena sa doručkom\nHotel je blizu reke",
+            "target_text": "Menu\nA room with a view of the river, the price with breakfast\nThe hotel is near the river"}
+    every = dict(zip(FEATURE_NAMES, pair_features(pair, lexicon=small_lexicon)))
+    needed = dict(zip(FEATURE_NAMES, pair_features(pair, lexicon=small_lexicon, needed=CLASSIFIER_FEATURES)))
+    assert {name: needed[name] for name in CLASSIFIER_FEATURES} == {name: every[name] for name in CLASSIFIER_FEATURES}
+    assert every["aligned_share"] > 0 and needed["aligned_share"] == 0.0  # not in CLASSIFIER_FEATURES
 
 
 @pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data not found at {REAL_SITES}")

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
 from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
@@ -43,6 +43,7 @@ from training.learn.translated_content import TRANSLATED_CONTENT_FEATURE_NAMES, 
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 
+TEXT_FEATURE_NAMES = ("shared_word_share", "shared_words_log", "shared_number_share", "shorter_text_log", "texts_missing")
 FEATURE_NAMES: tuple[str, ...] = (
     "similarity", "similarity_missing", "sim_same", "sim_pattern", "sim_undefined",
     "length_log_ratio", "length_ratio_missing",
@@ -52,8 +53,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     *(f"method_{m}" for m in METHODS),
     "languages_confirmed", "same_base_language", "source_cyrillic", "target_cyrillic",
     "site_credibility", "site_credibility_missing",
-    "shared_word_share", "shared_words_log", "shared_number_share", "shorter_text_log", "texts_missing",
-    *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES, *ALIGNMENT_FEATURE_NAMES,
+    *TEXT_FEATURE_NAMES, *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES, *ALIGNMENT_FEATURE_NAMES,
     *TRANSLATED_CONTENT_FEATURE_NAMES,
 )
 TEXT_CHARS = 20_000  # a page's first characters compared: enough for its words, bounded cost
@@ -114,9 +114,11 @@ def filter_said_keep(pair) -> bool:
 
 
 def pair_features(pair, site_credibility: float | None = None, site_lines: SiteLines | None = None,
-                  lexicon: Lexicon | None = None) -> list[float]:
+                  lexicon: Lexicon | None = None, needed: Collection[str] | None = None) -> list[float]:
     """The feature vector of one pair, in FEATURE_NAMES order (``site_lines``: its site's line counts;
-    without ``lexicon`` the lexicon features are 0 with their "missing" flag)."""
+    without ``lexicon`` the lexicon features are 0 with their "missing" flag). With ``needed`` (a
+    classifier's names), a group of text features none of which it names is not computed and reads 0:
+    the line alignment costs as much as the rest together, and scoring asks after every crawl step."""
     scores = _get(pair, "scores") or {}
     if not isinstance(scores, Mapping):
         raise ValueError(f"a pair's scores must be a mapping, got {type(scores).__name__}")
@@ -150,11 +152,14 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
         "target_cyrillic": _cyrillic(target),
         "site_credibility": credibility or 0.0,
         "site_credibility_missing": 1.0 if credibility is None else 0.0,
-        **text_features(source_text, target_text),
-        **body_features(source_text, target_text, body_lines=body_lines),
         "one_to_one_dropped": 1.0 if scores.get("one_to_one_dropped") else 0.0,
-        **lexicon_features(lexicon, *body_lines),
-        **alignment_features(lexicon, *body_lines),
-        **translated_content_features(*body_lines),
     }
+    groups = ((TEXT_FEATURE_NAMES, lambda: text_features(source_text, target_text)),
+              (BODY_FEATURE_NAMES, lambda: body_features(source_text, target_text, body_lines=body_lines)),
+              (LEXICON_FEATURE_NAMES, lambda: lexicon_features(lexicon, *body_lines)),
+              (ALIGNMENT_FEATURE_NAMES, lambda: alignment_features(lexicon, *body_lines)),
+              (TRANSLATED_CONTENT_FEATURE_NAMES, lambda: translated_content_features(*body_lines)))
+    wanted = None if needed is None else set(needed)
+    for names, compute in groups:
+        values.update(compute() if wanted is None or not wanted.isdisjoint(names) else dict.fromkeys(names, 0.0))
     return [values[name] for name in FEATURE_NAMES]
