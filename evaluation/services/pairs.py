@@ -161,7 +161,7 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
     """Upsert by (crawl, source URL, target URL); pairs the site no longer proposes are removed."""
     lock_site(crawl_id, loaded.site)
     existing = {(p.source_url, p.target_url): p for p in CandidatePair.objects.filter(crawl_id=crawl_id, site=loaded.site)}
-    new, kept_rows, read, before = [], [], [], {}
+    new, stored, read, before = [], [], [], {}
     for cand, verdict, chosen in judged:
         row = existing.pop(cand.key, None) or CandidatePair(crawl_id=crawl_id, site=loaded.site,
                                                              source_url=cand.source_url, target_url=cand.target_url)
@@ -170,14 +170,14 @@ def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
         _fill(row, cand, verdict, chosen, loaded, languages)
         if verdict is not None:
             read.append(row)
-        (kept_rows if row.pk else new).append(row)
+        (stored if row.pk else new).append(row)
     decide = pair_decider(crawl_id, loaded.site.pk)  # a promoted pair classifier decides kept; None: the filter
     if decide is not None:
         decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
     CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
     # A site is scored again after every crawl step that adds pages to it: most of its pairs change in
     # a few columns (Def. 9's global part, the body cover as the site's boilerplate is learnt), if at all.
-    update_columns(CandidatePair, _changed_columns(kept_rows, before))
+    update_columns(CandidatePair, _changed_columns(stored, before))
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)
     _store_variants(crawl_id, loaded, variants)
 
