@@ -50,8 +50,7 @@ UNITS = {"pairs": pair_units, "sites": site_units, "links": link_units}
 def population(what: str, crawl_ids: list[int], stratify_by: str, with_probabilities: bool = False) -> list[Unit]:
     units = UNITS[what](crawl_ids, stratify_by)
     # Links stratified by the Link Predictor's verdict come with their probability: not asked twice.
-    unscored = [u.key for u in units if u.probability is None]
-    if with_probabilities and unscored:
+    if with_probabilities and (unscored := [u.key for u in units if u.probability is None]):
         scores = probabilities(what, unscored)
         units = [u if u.probability is not None else Unit(u.key, u.stratum, scores.get(u.key)) for u in units]
     return units
