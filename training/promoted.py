@@ -12,7 +12,7 @@ import logging
 import threading
 
 from frontier.classifiers.shipped_link_predictor import default_link_predictor
-from training.learn.features import filter_said_keep, pair_features
+from training.learn.features import filter_kept_after_one_to_one, filter_said_keep, pair_features
 from training.lexicon_in_use import lexicon_in_use
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
@@ -71,8 +71,7 @@ class PairDecider:
         for row, probability in zip(rows, self.classifier.probability(features)):
             probability = float(probability)
             filter_kept, filter_reason = filter_said_keep(row), row.reason
-            dropped = bool((row.scores or {}).get("one_to_one_dropped"))
-            row.kept = filter_kept and not dropped and probability >= KEEP_AT
+            row.kept = filter_kept_after_one_to_one(row) and probability >= KEEP_AT
             row.scores = {**(row.scores or {}), "filter_kept": filter_kept,
                           "classifier_probability": round(probability, 4), "classifier_version": self.version}
             row.reason = (f"pair classifier v{self.version}: P(parallel) {probability:.2f} "

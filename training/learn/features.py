@@ -113,6 +113,12 @@ def filter_said_keep(pair) -> bool:
     return bool(said) if isinstance(said, bool) else bool(_get(pair, "kept"))
 
 
+def filter_kept_after_one_to_one(pair) -> bool:
+    """The filter kept the pair and scoring's one-to-one choice did not drop it for a better-scored rival:
+    the pairs a promoted classifier gives its second opinion on."""
+    return filter_said_keep(pair) and not (_get(pair, "scores") or {}).get("one_to_one_dropped")
+
+
 def pair_features(pair, site_credibility: float | None = None, site_lines: SiteLines | None = None,
                   lexicon: Lexicon | None = None, needed: Collection[str] | None = None) -> list[float]:
     """The feature vector of one pair, in FEATURE_NAMES order (``site_lines``: its site's line counts;

@@ -20,7 +20,7 @@ from frontier.classifiers.link_features import LinkContext
 from labeling.models import EvaluationItem, Verdict
 from labeling.uncertainty import detector_likelihood, link_contexts
 from labeling.verdicts import final_verdict
-from training.learn.features import filter_said_keep, pair_features
+from training.learn.features import filter_kept_after_one_to_one, pair_features
 from training.lexicon_in_use import lexicon_in_use
 from training.services.site_lines import site_lines_of
 
@@ -65,7 +65,7 @@ def judged_pairs() -> JudgedPairs:
     return JudgedPairs([p.pk for p in pairs], [labels[p.pk] for p in pairs],
                        [pair_features(p, credibility.get((p.crawl_id, p.site_id)), lines[p.pk], lexicon_in_use())
                         for p in pairs],
-                       [int(filter_said_keep(p) and not (p.scores or {}).get("one_to_one_dropped")) for p in pairs],
+                       [int(filter_kept_after_one_to_one(p)) for p in pairs],
                        [p.site_id for p in pairs])
 
 
