@@ -15,7 +15,7 @@ from evaluation.models import (
 @admin.register(UrlPattern)
 class UrlPatternAdmin(admin.ModelAdmin):
     list_display = ("label", "crawl", "site", "scope", "frequency", "pages_matched", "site_pages",
-                    "local_credibility", "global_credibility", "global_credibility_unnormalized")
+                    "local_credibility", "global_credibility_unnormalized")
     list_filter = ("crawl", "scope")
     search_fields = ("source_unit", "target_unit", "site__name")
     raw_id_fields = ("crawl", "site")

@@ -1,7 +1,9 @@
 """Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
-- After each step: score_site for the sites whose pages were just stored, at most one pending
-  per site (services/claims.py).  It mines only its own site and refreshes the global rows.
+- After each step: score_site for the sites whose pages were just stored once they have grown
+  PAIRS_SITE_RESCORE_GROWTH times since their last scoring, and for sites whose last pages have
+  waited PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
+  only its own site and updates the global rows by that site's difference.
 - Now and then: score_crawl, the crawl-wide pass.  score_site re-pairs only its own site, so
   sites scored early would keep judging with old global patterns (rescue_global, deep guesses,
   Def. 9).  The pass re-pairs every site under one global view.  It is due each time the crawl
@@ -10,20 +12,27 @@
 """
 from __future__ import annotations
 
+from collections import Counter
+from datetime import timedelta
+
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
 from evaluation.jobs import score_crawl, score_site
-from evaluation.services.claims import claim_crawl_pass, claim_sites
+from evaluation.services.claims import claim_crawl_pass, claim_quiet_sites, claim_sites
 from evaluation.services.config import PairsSettings
-from evaluation.services.inputs import canonical_site_ids
+from evaluation.services.inputs import canonical_of
 
 
 def after_step(crawl, step) -> None:
     if not step.stored_page_ids:
         return
     cfg = PairsSettings.current()
-    site_ids = Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True).distinct()
-    for site_id in claim_sites(crawl.pk, canonical_site_ids(crawl.pk, site_ids, cfg.group_max_sites)):
+    site_of_page = list(Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True))
+    canonical = canonical_of(crawl.pk, set(site_of_page), cfg.group_max_sites)
+    stored = Counter(canonical[site_id] for site_id in site_of_page)
+    due = claim_sites(crawl.pk, stored, growth=cfg.site_rescore_growth)
+    due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds))
+    for site_id in sorted(set(due)):
         enqueue(score_site, crawl.pk, site_id, queue_name="score")
     if claim_crawl_pass(crawl.pk, cfg):
         enqueue(score_crawl, crawl.pk, queue_name="score")  # behind the score_site jobs just queued

@@ -10,6 +10,7 @@ from evaluation.services import scoring
 from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claim, start_crawl_pass
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import site_group
+from frontier import site_verdicts
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,9 @@ def score_site(crawl_id: int, site_id: int) -> None:
         raise
     if cfg.deep_checks and summary.site_id:
         _check_deep_guesses_when_due(crawl_id, summary.site_id, summary.group_ids)
+    crawl = Crawl.objects.filter(pk=crawl_id).first()
+    if summary.group_ids and crawl is not None and site_verdicts.runs_during_crawl(crawl):
+        site_verdicts.combine_site_verdicts(crawl_id, summary.group_ids)  # the verdicts arrive as it is scored
 
 
 def score_crawl(crawl_id: int) -> None:
@@ -36,10 +40,12 @@ def score_crawl(crawl_id: int) -> None:
     finished a discovery round, the next discovery iteration."""
     from evaluation.services import discovery as discovery_service  # networkx: imported only when needed
 
-    start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     cfg = PairsSettings.current()
+    finished = Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED).exists()
+    site_ids = scoring.pass_site_ids(crawl_id, cfg, every=finished)  # before the pass marks every site scored
+    start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     try:
-        scoring.score_crawl(crawl_id, cfg)
+        scoring.score_crawl(crawl_id, cfg, site_ids=site_ids)
         end_crawl_pass(crawl_id)
         if cfg.deep_checks:
             _check_new_deep_guesses(crawl_id, cfg)

@@ -10,13 +10,32 @@ the source language: a pattern ⟨t, t′⟩ has t = source-language unit (⟨sr
 Everything here is recomputed by the "score" jobs (evaluation/jobs.py) and safe to rebuild.
 """
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, FloatField, Q, Sum, Value
 
 from evaluation.pairing.records import pattern_label
 
 
+class UrlPatternQuerySet(models.QuerySet):
+    def global_rows(self, crawl_id: int):
+        """The crawl's global rows (Def. 4) with C(k) annotated as ``global_credibility``.
+
+        C(k) = Σᵢ (N(k,wᵢ)/N)·C(k,wᵢ) = (Σᵢ N(k,wᵢ)·C(k,wᵢ)) / N, and N (the pages of every scored site)
+        changes each time any site is scored: stored in each row, it made every scoring rewrite every
+        global row. Only the sum is stored; the division happens as the rows are read."""
+        pages = total_scored_pages(crawl_id)
+        return self.filter(crawl_id=crawl_id, site__isnull=True).annotate(
+            global_credibility=F("global_credibility_unnormalized") * Value(1.0 / pages if pages else 0.0,
+                                                                             output_field=FloatField()))
+
+
+def total_scored_pages(crawl_id: int) -> int:
+    """N of Def. 4: the pages of all the crawl's scored sites."""
+    return SiteCredibility.objects.filter(crawl_id=crawl_id).aggregate(n=Sum("pages"))["n"] or 0
+
+
 class UrlPattern(models.Model):
-    """A pairing pattern k = ⟨t, t′⟩ of one site (Def. 1–3), or its global row (site empty, Def. 4)."""
+    """A pairing pattern k = ⟨t, t′⟩ of one site (Def. 1–3), or its global row (site empty, Def. 4);
+    read global rows with ``UrlPattern.objects.global_rows(crawl_id)``, which adds C(k)."""
 
     crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="url_patterns")
     site = models.ForeignKey("crawlweb.Site", null=True, blank=True, on_delete=models.CASCADE,
@@ -26,15 +45,16 @@ class UrlPattern(models.Model):
     scope = models.CharField(max_length=10, blank=True, help_text="path, file or union: where the pattern was seen most.")
     frequency = models.PositiveIntegerField(default=0, help_text="Def. 2 p(k, w); global row: Σ p(k, wᵢ).")
     pages_matched = models.PositiveIntegerField(default=0, help_text="N(k, w) = 2·p(k, w); global row: Σ N(k, wᵢ).")
-    site_pages = models.PositiveIntegerField(default=0, help_text="|w|; global row: N, the pages of all candidate sites.")
+    site_pages = models.PositiveIntegerField(default=0, help_text="|w| (site rows only; N of the global rows is "
+                                                                  "total_scored_pages, read with them).")
     sites = models.PositiveIntegerField(default=1, help_text="Sites where the pattern occurs.")
     local_credibility = models.FloatField(null=True, blank=True, help_text="Def. 3 C(k, w) = N(k, w)/|w|.")
-    global_credibility = models.FloatField(null=True, blank=True,
-                                           help_text="Def. 4 C(k) = Σ (N(k,wᵢ)/N)·C(k,wᵢ) (normalized).")
     global_credibility_unnormalized = models.FloatField(
         null=True, blank=True, help_text="Σ N(k,wᵢ)·C(k,wᵢ): the scale of the method's θ = 500.")
     examples = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = UrlPatternQuerySet.as_manager()
 
     class Meta:
         ordering = ["-global_credibility_unnormalized", "-local_credibility", "id"]
@@ -238,12 +258,22 @@ class CrawlScoring(models.Model):
 
 
 class ScoreClaim(models.Model):
-    """Debounce for score_site: a site has at most one pending scoring job (claimed by a conditional update)."""
+    """When a site (its pairing group's canonical Site) is scored again: at most one pending score_site
+    (claimed by a conditional update), and only once the site has grown PAIRS_SITE_RESCORE_GROWTH
+    times since its last scoring or has gone quiet (evaluation/services/claims.py)."""
 
     crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="+")
     site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="+")
     pending = models.BooleanField(default=True)
     claimed_at = models.DateTimeField()
+    pages_stored = models.PositiveIntegerField(default=0, help_text="Pages of the site the crawl's steps stored.")
+    pages_at_last_score = models.PositiveIntegerField(
+        default=0, help_text="pages_stored when its last score_site (or crawl-wide pass) started.")
+    behind = models.BooleanField(default=False, help_text="Pages stored that no scoring has seen yet.")
+    last_stored_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["crawl", "site"], name="scoreclaim_unique")]
+        # The quiet sweep of each step reads only the sites that are behind, not every site of the crawl.
+        indexes = [models.Index(fields=["crawl", "last_stored_at"], condition=Q(behind=True),
+                                name="scoreclaim_behind")]

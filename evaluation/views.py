@@ -16,6 +16,7 @@ from evaluation.models import (
     ScriptVariant,
     SiteCredibility,
     UrlPattern,
+    total_scored_pages,
 )
 from evaluation.services.pairs import METHODS
 
@@ -32,7 +33,7 @@ def overview(request, crawl_id):
     pairs = CandidatePair.objects.filter(crawl=crawl)
     by_method = pairs.values("method").annotate(n=Count("id"), kept=Count("id", filter=Q(kept=True))).order_by("method")
     context = {"crawl": crawl, "by_method": by_method, "variants": ScriptVariant.objects.filter(crawl=crawl).count(),
-               "patterns": UrlPattern.objects.filter(crawl=crawl, site__isnull=True)[:10],
+               "patterns": UrlPattern.objects.global_rows(crawl.pk)[:10],
                "sites": SiteCredibility.objects.filter(crawl=crawl).select_related("site")[:10]}
     return render(request, "evaluation/overview.html", context)
 
@@ -40,8 +41,9 @@ def overview(request, crawl_id):
 @staff_member_required
 def patterns(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
-    rows = UrlPattern.objects.filter(crawl=crawl, site__isnull=True).order_by("-global_credibility_unnormalized", "id")
-    return render(request, "evaluation/patterns.html", {"crawl": crawl, "page": _page(request, rows)})
+    rows = UrlPattern.objects.global_rows(crawl.pk).order_by("-global_credibility_unnormalized", "id")
+    return render(request, "evaluation/patterns.html", {"crawl": crawl, "page": _page(request, rows),
+                                                        "scored_pages": total_scored_pages(crawl.pk)})
 
 
 @staff_member_required

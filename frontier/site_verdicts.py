@@ -14,7 +14,12 @@ A site is bilingual when any of the three says so. The verdict's evidence keeps 
 (``combined``: detector verdict, page counts per language, kept pairs and up to five of them,
 and which of them decided), so a reader can trace the answer to the rows behind it. The detector's
 own answer stays in ``detector_bilingual``. Combining runs when the crawl finishes (after the
-pairs' last pass) and is safe to run again. Each site's page languages are settled first
+pairs' last pass) and is safe to run again. In a crawl that runs no detector (breadth-first) it
+also runs for a site each time the site is scored, so verdicts arrive while the crawl runs, late by
+one scoring (evaluation.jobs.score_site); a crawl that runs the detector keeps the detector's
+verdict alone until its end, as the back/forward crawl steers by it. A verdict is written only when
+its answer or evidence changed; when it becomes bilingual, the page count and time of the decision
+are those of that moment, so the harvest curve shows when the site was found, not first seen. Each site's page languages are settled first
 (crawlweb.services.site_language): the page counts read the labels the site's variety decided, as
 pairing and the detector do, so a Croatian site's page that looked Serbian counts as Croatian.
 """
@@ -23,11 +28,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from crawlweb.models import Crawl, Page
 from crawlweb.services.site_language import settle_site_languages
 from evaluation.models import CandidatePair
 from frontier.models import SiteVerdict
+from frontier.strategies import strategy_for
 
 MIN_PAGES_PER_LANGUAGE = 2
 SMALL_SITE_PAGES = 4
@@ -38,20 +45,25 @@ def _base(code: str | None) -> str:
     return (code or "").replace("_", "-").split("-")[0].lower()
 
 
-def page_languages(crawl: Crawl) -> dict[int, Counter]:
-    """Site id -> pages per base language of the crawl's stored HTML pages."""
+def _only(rows, site_ids, field: str = "site_id"):
+    return rows if site_ids is None else rows.filter(**{f"{field}__in": site_ids})
+
+
+def page_languages(crawl: Crawl, site_ids=None) -> dict[int, Counter]:
+    """Site id -> pages per base language of the crawl's stored HTML pages (of ``site_ids`` only, if given)."""
     counts: dict[int, Counter] = defaultdict(Counter)
-    rows = (Page.objects.filter(crawl=crawl, status_code__gte=200, status_code__lt=300)
+    rows = (_only(Page.objects.filter(crawl=crawl, status_code__gte=200, status_code__lt=300), site_ids)
             .exclude(language="").values_list("site_id", "language"))
     for site_id, language in rows:
         counts[site_id][_base(language)] += 1
     return counts
 
 
-def kept_pairs(crawl: Crawl) -> dict[int, list[tuple[str, str]]]:
-    """Site id -> kept candidate pairs of the crawl's language pair with a side on that site."""
+def kept_pairs(crawl: Crawl, site_ids=None) -> dict[int, list[tuple[str, str]]]:
+    """Site id -> kept candidate pairs of the crawl's language pair with a side on that site (pairs
+    are stored under their group's canonical Site: ``site_ids`` names the groups' Sites)."""
     out: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    rows = (CandidatePair.objects.filter(crawl=crawl, kept=True)  # pairing runs for the crawl's pair only
+    rows = (_only(CandidatePair.objects.filter(crawl=crawl, kept=True), site_ids)  # the crawl's pair only
             .values_list("source_url", "target_url", "source_page__site_id", "target_page__site_id", "site_id"))
     for source, target, source_site, target_site, site in rows:
         for site_id in {source_site or site, target_site or site}:
@@ -77,36 +89,58 @@ def combine(detector: bool | None, languages: Counter, pairs: list[tuple[str, st
     return bool(decided_by), evidence
 
 
-def combine_site_verdicts(crawl_id: int) -> int:
-    """Store (or update) the combined verdict of every site with pages in the crawl; returns how many
-    sites are bilingual. Idempotent: a second run rewrites the same answers."""
+def runs_during_crawl(crawl: Crawl) -> bool:
+    """Whether a site's verdict is combined each time it is scored (no detector decides during the crawl)."""
+    return not (strategy_for(crawl).detects or "detector" in (crawl.config or {}))
+
+
+def combine_site_verdicts(crawl_id: int, site_ids=None) -> int:
+    """Store (or update) the combined verdict of every site with pages in the crawl, or of ``site_ids``
+    only (one pairing group, just scored: its page languages were settled by that scoring); returns
+    how many of them are bilingual. Idempotent: a second run writes nothing."""
     crawl = Crawl.objects.filter(pk=crawl_id).first()
     if crawl is None:
         return 0
     pair = (_base(crawl.source_language), _base(crawl.target_language))
-    first_page = dict(Page.objects.filter(crawl=crawl).order_by("-id").values_list("site_id", "id"))
-    for site_id in sorted(first_page):
-        settle_site_languages(crawl_id, site_id)
-    languages, pairs = page_languages(crawl), kept_pairs(crawl)
-    existing = {v.site_id: v for v in SiteVerdict.objects.filter(crawl=crawl)}
+    first_page = dict(_only(Page.objects.filter(crawl=crawl), site_ids).order_by("-id").values_list("site_id", "id"))
+    if site_ids is None:
+        for site_id in sorted(first_page):
+            settle_site_languages(crawl_id, site_id)
+    languages, pairs = page_languages(crawl, site_ids), kept_pairs(crawl, site_ids)
+    existing = {v.site_id: v for v in _only(SiteVerdict.objects.filter(crawl=crawl), site_ids)}
     bilingual_sites = 0
+    pages_now = _pages_now(crawl)
     for site_id in sorted(set(first_page) | set(existing)):
-        verdict = existing.get(site_id)
-        # the detector's own answer: kept aside the first time, read back on later runs
-        detector = verdict.evidence.get("detector_bilingual", verdict.bilingual) if verdict is not None else None
-        bilingual, combined = combine(detector, languages.get(site_id, Counter()), pairs.get(site_id, []), pair)
-        bilingual_sites += bilingual
-        if verdict is None:
-            try:
-                with transaction.atomic():
-                    SiteVerdict.objects.create(
-                        crawl=crawl, site_id=site_id, page_id=first_page[site_id], bilingual=bilingual,
-                        evidence={"combined": combined, "detector_bilingual": None},
-                        pages_fetched_at_decision=crawl.pages_fetched)
-            except IntegrityError:  # the detector decided meanwhile; the next run combines it
-                pass
-        else:
-            verdict.evidence = {**verdict.evidence, "combined": combined, "detector_bilingual": detector}
-            verdict.bilingual = bilingual
-            verdict.save(update_fields=["evidence", "bilingual"])
+        bilingual_sites += _store_verdict(crawl, site_id, first_page.get(site_id), existing.get(site_id),
+                                          languages.get(site_id, Counter()), pairs.get(site_id, []), pair, pages_now)
     return bilingual_sites
+
+
+def _store_verdict(crawl: Crawl, site_id: int, page_id, verdict, languages, pairs, pair, pages_now: int) -> bool:
+    # the detector's own answer: kept aside the first time, read back on later runs
+    detector = verdict.evidence.get("detector_bilingual", verdict.bilingual) if verdict is not None else None
+    bilingual, combined = combine(detector, languages, pairs, pair)
+    if verdict is None:
+        try:
+            with transaction.atomic():
+                SiteVerdict.objects.create(
+                    crawl=crawl, site_id=site_id, page_id=page_id, bilingual=bilingual,
+                    evidence={"combined": combined, "detector_bilingual": None},
+                    pages_fetched_at_decision=pages_now)
+        except IntegrityError:  # the detector decided meanwhile; the next run combines it
+            pass
+        return bilingual
+    evidence = {**verdict.evidence, "combined": combined, "detector_bilingual": detector}
+    if (evidence, bilingual) == (verdict.evidence, verdict.bilingual):
+        return bilingual
+    changed = ["evidence", "bilingual"]
+    if bilingual and not verdict.bilingual:  # found now: the harvest curve counts it from here
+        verdict.pages_fetched_at_decision, verdict.decided_at = pages_now, timezone.now()
+        changed += ["pages_fetched_at_decision", "decided_at"]
+    verdict.evidence, verdict.bilingual = evidence, bilingual
+    verdict.save(update_fields=changed)
+    return bilingual
+
+
+def _pages_now(crawl: Crawl) -> int:
+    return Crawl.objects.filter(pk=crawl.pk).values_list("pages_fetched", flat=True).first() or 0

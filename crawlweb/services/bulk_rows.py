@@ -231,28 +231,37 @@ def _insert_targets_orm(crawl: Crawl, rows: list[TargetRow]) -> list[int]:
                     .values_list("id", flat=True))
 
 
-def case_by_id(values: Mapping[int, object], field: Field) -> RawSQL:
+def case_by_id(values: Mapping[int, object], field: Field, *, otherwise_column: str | None = None) -> RawSQL:
     """A bulk UPDATE's value per row, CASE id WHEN … THEN … END, from {row id: value}; placeholders only.
+    ``otherwise_column``: rows not in ``values`` keep that column's value (ELSE column).
 
     Django's Case(When(pk=…)) (and bulk_update, which writes one per column) resolves a Q object per
     row, which cost the worker more than the UPDATE itself."""
     params: list = []
     for pk, value in values.items():
         params += (pk, field.get_db_prep_save(value, connection))  # e.g. a datetime becomes text on SQLite
-    return RawSQL("CASE id" + " WHEN %s THEN %s" * len(values) + " END", params, output_field=field)
+    otherwise = f" ELSE {connection.ops.quote_name(otherwise_column)}" if otherwise_column else ""
+    return RawSQL("CASE id" + " WHEN %s THEN %s" * len(values) + otherwise + " END", params, output_field=field)
 
 
 def update_columns(model, columns: Mapping[str, Mapping[int, object]], batch_size: int = 500) -> None:
-    """Write {field name: {row id: value}}: per column, one UPDATE of only the rows whose value it gives.
+    """Write {field name: {row id: value}}: only the rows given, each row once with all its changed columns.
 
     Scoring changes two or three of a candidate pair's eighteen columns; bulk_update would write every
-    column of every row, each as a Case(When(pk=…)) Django resolves row by row."""
-    for name, by_id in columns.items():
-        field = model._meta.get_field(name)
-        ids = sorted(by_id)
-        for start in range(0, len(ids), batch_size):
-            chunk = {pk: by_id[pk] for pk in ids[start:start + batch_size]}
-            value = case_by_id(chunk, field)
+    column of every row, each as a Case(When(pk=…)) Django resolves row by row. Each UPDATE of a row
+    also leaves a dead copy of it for vacuum: one UPDATE per column made a row of three changed columns
+    three dead copies, so a chunk of rows gets one UPDATE whose columns keep (ELSE) what a row does not change."""
+    ids = sorted({pk for by_id in columns.values() for pk in by_id})
+    for start in range(0, len(ids), batch_size):
+        chunk = ids[start:start + batch_size]
+        values = {}
+        for name, by_id in columns.items():
+            part = {pk: by_id[pk] for pk in chunk if pk in by_id}
+            if not part:
+                continue
+            field = model._meta.get_field(name)
+            value = case_by_id(part, field, otherwise_column=field.column if len(part) < len(chunk) else None)
             if connection.vendor == "postgresql":  # a CASE of NULLs only is text, which a float column refuses
                 value = RawSQL(f"CAST({value.sql} AS {field.db_type(connection)})", value.params, output_field=field)
-            model.objects.filter(pk__in=chunk).update(**{name: value})
+            values[name] = value
+        model.objects.filter(pk__in=chunk).update(**values)

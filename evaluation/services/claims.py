@@ -1,5 +1,11 @@
-"""Debounce of the scoring jobs: at most one pending job per site (ScoreClaim) and one pending
-crawl-wide pass per crawl (CrawlScoring).
+"""When scoring runs: at most one pending job per site (ScoreClaim) and one pending crawl-wide
+pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
+
+A site is scored again when it has grown ``growth`` times since its last scoring (1.5: at 1, 2, 3,
+5, 8, 12 … pages, so all its scorings together read about three times its final size) or when
+pages no scoring saw have waited ``quiet`` seconds without the site growing further (a site that
+stopped short of the next factor).  Scoring after every step that stored a page re-read a growing
+site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
 enqueue; the job releases its claim when it starts, so pages stored while it runs claim the next
@@ -8,7 +14,9 @@ taken again.
 """
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from datetime import timedelta
+from typing import Iterable, Mapping
 
 from django.db import connection
 from django.db.models import F, Q, Subquery
@@ -21,31 +29,65 @@ from evaluation.services.config import PairsSettings
 STALE_AFTER = timedelta(minutes=30)
 
 
-def claim_sites(crawl_id: int, site_ids) -> list[int]:
-    """The sites among ``site_ids`` whose score_site the caller won the right to enqueue.
+def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, growth: float = 1.0) -> list[int]:
+    """Count the pages just stored per site (``stored``: site ids, one page each, or {site id: pages})
+    and return the sites among them whose score_site the caller won the right to enqueue: not
+    pending, and grown ``growth`` times since the last scoring (1.0: any new page will do).
 
-    Two statements for the whole batch: missing claim rows are created not pending, then one
-    conditional UPDATE flips every claimable row and returns the sites it flipped (a row flipped
-    by another worker first no longer matches, so exactly one caller wins each site)."""
-    site_ids = sorted(set(site_ids))
+    Three kinds of statements for the whole batch: missing claim rows are created, counters are
+    raised (one UPDATE per distinct count), then one conditional UPDATE flips every claimable row and
+    returns the sites it flipped (a row flipped by another worker first no longer matches, so
+    exactly one caller wins each site)."""
+    counts = Counter(stored) if not isinstance(stored, Mapping) else Counter(dict(stored))
+    site_ids = sorted(site_id for site_id, n in counts.items() if n > 0)
     if not site_ids:
         return []
     now = timezone.now()
     ScoreClaim.objects.bulk_create([ScoreClaim(crawl_id=crawl_id, site_id=site_id, pending=False, claimed_at=now)
                                     for site_id in site_ids], ignore_conflicts=True)
+    by_count: dict[int, list[int]] = defaultdict(list)
+    for site_id in site_ids:
+        by_count[counts[site_id]].append(site_id)
+    for n, ids in by_count.items():
+        ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=ids).update(
+            pages_stored=F("pages_stored") + n, behind=True, last_stored_at=now)
     adapt = connection.ops.adapt_datetimefield_value
     marks = ", ".join(["%s"] * len(site_ids))
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
             f" WHERE crawl_id = %s AND site_id IN ({marks}) AND (pending = %s OR claimed_at < %s)"
-            " RETURNING site_id",
-            [True, adapt(now), crawl_id, *site_ids, False, adapt(now - STALE_AFTER)])
+            " AND pages_stored >= %s * pages_at_last_score RETURNING site_id",
+            [True, adapt(now), crawl_id, *site_ids, False, adapt(now - STALE_AFTER), float(growth)])
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+def claim_quiet_sites(crawl_id: int, quiet: timedelta) -> list[int]:
+    """The sites with pages no scoring saw, none stored for ``quiet``, whose score_site the caller
+    won: a site that stopped growing short of its next factor still gets its last pages scored
+    while the crawl runs (reads only the rows that are behind, by a partial index)."""
+    now = timezone.now()
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
+            " WHERE crawl_id = %s AND behind = %s AND last_stored_at < %s AND pending = %s RETURNING site_id",
+            [True, adapt(now), crawl_id, True, adapt(now - quiet), False])
         return sorted(row[0] for row in cursor.fetchall())
 
 
 def release_claim(crawl_id: int, site_id: int) -> None:
-    ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).update(pending=False)
+    """The site's score_site starts: what was stored so far is what it will see."""
+    ScoreClaim.objects.filter(crawl_id=crawl_id, site_id=site_id).update(
+        pending=False, behind=False, pages_at_last_score=F("pages_stored"))
+
+
+def mark_sites_scored(crawl_id: int) -> None:
+    """A crawl-wide pass starts and will score every site: sites not pending are up to date from
+    here (only the rows that were behind are written)."""
+    ScoreClaim.objects.filter(crawl_id=crawl_id, pending=False).filter(
+        Q(behind=True) | ~Q(pages_at_last_score=F("pages_stored"))).update(
+        behind=False, pages_at_last_score=F("pages_stored"))
 
 
 def crawl_pass_due(pages_now: int, pages_at_last_pass: int, *, growth: float, min_pages: int) -> bool:
@@ -95,6 +137,7 @@ def start_crawl_pass(crawl_id: int) -> None:
     pass missed the last page and a waiting discovery round never went on."""
     CrawlScoring.objects.get_or_create(crawl_id=crawl_id)
     CrawlScoring.objects.filter(crawl_id=crawl_id).update(pending=False, pages_at_last_pass=_pages_fetched_now(crawl_id))
+    mark_sites_scored(crawl_id)
 
 
 def claim_pass_for_late_pages(crawl_id: int) -> bool:

@@ -39,6 +39,8 @@ class PairsSettings:
     discovery_pages_per_site: int = 50    # a discovery round raises the crawl's budget to fetch this many per new seed
     rescore_growth: float = 2.0           # score_crawl during the crawl each time its pages grow this many times...
     rescore_min_pages: int = 100          # ...from this many pages on (0 growth: only when the crawl finishes)
+    site_rescore_growth: float = 1.5      # score_site when a site has grown this many times since its last scoring...
+    site_quiet_seconds: float = 60.0      # ...or when pages no scoring saw have waited this long (site stopped growing)
     group_max_sites: int = 20             # hosts of one registrable domain form one site, unless there are more
 
     @classmethod

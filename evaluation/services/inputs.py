@@ -46,6 +46,11 @@ def site_group(crawl_id: int, site: Site, max_sites: int) -> list[Site]:
 
 def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
     """The canonical Site of each given Site's group (site_group's first), in two queries for all."""
+    return set(canonical_of(crawl_id, site_ids, max_sites).values())
+
+
+def canonical_of(crawl_id: int, site_ids, max_sites: int) -> dict[int, int]:
+    """{Site id: its group's canonical Site id} for the given Sites, in two queries for all."""
     sites = list(Site.objects.filter(pk__in=set(site_ids)))
     domains = {site.registrable_domain for site in sites if site.registrable_domain}
     members: dict[str, list[Site]] = defaultdict(list)
@@ -53,14 +58,14 @@ def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
     crawled = Page.objects.filter(site=OuterRef("pk"), crawl_id=crawl_id)
     for member in Site.objects.filter(Exists(crawled), registrable_domain__in=domains):
         members[member.registrable_domain].append(member)
-    out = set()
+    out = {}
     for site in sites:
         group = members[site.registrable_domain] if site.registrable_domain else []
         group = group if site in group else group + [site]
         if not site.registrable_domain or len(group) > max_sites:
-            out.add(site.pk)
+            out[site.pk] = site.pk
         else:
-            out.add(min(group, key=_canonical_order).pk)
+            out[site.pk] = min(group, key=_canonical_order).pk
     return out
 
 

@@ -1,21 +1,20 @@
 """Stored patterns: one site's rows (Def. 1–3, Def. 5) and the crawl's global rows (Def. 4).
 
-Incremental by construction: scoring a site rewrites only that site's rows; the global rows are
-then re-aggregated from the stored site rows (Σ over sites of N(k, wᵢ)·C(k, wᵢ)), which reads
-stored numbers and mines nothing.  The global rewrite holds a lock on the Crawl row, so two
-workers scoring two sites at once do not interleave their rewrites.
+Incremental by construction: scoring a site writes only that site's rows that changed, and moves
+the global rows of its patterns by the site's difference (global_patterns.py); the crawl-wide pass
+recomputes the global sums from the stored site rows, which reads stored numbers and mines nothing.
 """
 from __future__ import annotations
 
 from collections import Counter
 
 from django.db import transaction
-from django.db.models import Sum
 
-from crawlweb.models import Crawl
+from crawlweb.services.bulk_rows import update_columns
 from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
-from evaluation.pairing.patterns import MAX_EXAMPLES, GlobalPattern, SitePatterns
+from evaluation.pairing.patterns import GlobalPattern, SitePatterns
 from evaluation.pairing.records import base_language
+from evaluation.services.global_patterns import Sums, apply_site_change, global_patterns, rebuild
 
 UNIT_MAX = 200
 
@@ -30,76 +29,76 @@ def lock_site(crawl_id: int, site) -> None:
     list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site=site).values_list("pk", flat=True))
 
 
-ROW_FIELDS = ("source_unit", "target_unit", "scope", "frequency", "pages_matched", "site_pages", "local_credibility",
-              "examples")
+ROW_FIELDS = ("scope", "frequency", "pages_matched", "site_pages", "local_credibility", "examples")
+
+
+def _site_rows(crawl_id: int, site, mined: SitePatterns) -> dict[tuple[str, str], dict]:
+    rows = {}
+    for entry in mined.patterns.values():
+        key = (_unit(entry.pattern[0]), _unit(entry.pattern[1]))
+        rows[key] = dict(scope=entry.scopes.most_common(1)[0][0] if entry.scopes else "", frequency=entry.frequency,
+                         pages_matched=entry.pages_matched, site_pages=mined.n_pages,
+                         local_credibility=entry.local_credibility,
+                         examples=[list(pair) for pair in entry.examples()])
+    return rows
+
+
+def _contributions(rows: dict[tuple[str, str], dict]) -> dict[tuple[str, str], Sums]:
+    return {key: Sums.of_site_row(r["pages_matched"], r["local_credibility"], r["frequency"], r["examples"])
+            for key, r in rows.items()}
 
 
 @transaction.atomic
 def store_site_patterns(crawl_id: int, loaded, mined: SitePatterns, languages: tuple[str, str]) -> SiteCredibility:
-    """Replace the site's pattern rows (left as they are when nothing changed: a crawl-wide pass
-    re-mines sites that got no new page) and its C(w) row."""
+    """Bring the site's pattern rows and its C(w) row to what was mined, writing only rows that
+    changed (a crawl-wide pass re-mines sites that got no new page), and move the global rows by
+    the site's difference (global_patterns.apply_site_change)."""
     site = loaded.site
     lock_site(crawl_id, site)
-    rows = {}
-    for entry in mined.patterns.values():
-        key = (_unit(entry.pattern[0]), _unit(entry.pattern[1]))
-        scope = entry.scopes.most_common(1)[0][0] if entry.scopes else ""
-        rows[key] = UrlPattern(crawl_id=crawl_id, site=site, source_unit=key[0], target_unit=key[1], scope=scope,
-                               frequency=entry.frequency, pages_matched=entry.pages_matched, site_pages=mined.n_pages,
-                               sites=1, local_credibility=entry.local_credibility,
-                               examples=[list(pair) for pair in entry.examples()])
-    stored = {values[:2]: values for values in UrlPattern.objects.filter(crawl_id=crawl_id, site=site)
-              .values_list(*ROW_FIELDS)}
-    if stored != {key: tuple(getattr(row, name) for name in ROW_FIELDS) for key, row in rows.items()}:
-        UrlPattern.objects.filter(crawl_id=crawl_id, site=site).delete()
-        UrlPattern.objects.bulk_create(rows.values(), batch_size=500)
+    wanted = _site_rows(crawl_id, site, mined)
+    stored = {(r["source_unit"], r["target_unit"]): r for r in UrlPattern.objects.filter(crawl_id=crawl_id, site=site)
+              .values("id", "source_unit", "target_unit", *ROW_FIELDS)}
+    gone = [stored[key]["id"] for key in set(stored) - set(wanted)]
+    if gone:
+        UrlPattern.objects.filter(pk__in=gone).delete()
+    UrlPattern.objects.bulk_create([UrlPattern(crawl_id=crawl_id, site=site, source_unit=key[0], target_unit=key[1],
+                                               sites=1, **values)
+                                    for key, values in wanted.items() if key not in stored], batch_size=500)
+    columns: dict[str, dict[int, object]] = {}
+    for key, values in wanted.items():
+        row = stored.get(key)
+        for name, value in (values.items() if row else ()):
+            if row[name] != value:
+                columns.setdefault(name, {})[row["id"]] = value
+    if columns:
+        update_columns(UrlPattern, columns)
+    apply_site_change(crawl_id, _contributions(stored), _contributions(wanted))
+    return _store_credibility(crawl_id, loaded, mined, languages)
+
+
+def _store_credibility(crawl_id: int, loaded, mined: SitePatterns, languages) -> SiteCredibility:
+    """The site's C(w) row (Def. 5), saved only when a value changed."""
     best = mined.ranked()[0] if mined.patterns else None
     counts = Counter(base_language(lang) for lang in loaded.languages_of.values())
-    credibility, _ = SiteCredibility.objects.update_or_create(
-        crawl_id=crawl_id, site=site,
-        defaults=dict(pages=mined.n_pages, source_pages=counts[languages[0]], target_pages=counts[languages[1]],
-                      credibility=mined.credibility, domain=loaded.domain, has_best_pattern=best is not None,
-                      best_source_unit=_unit(best.pattern[0]) if best else "",
-                      best_target_unit=_unit(best.pattern[1]) if best else ""))
-    return credibility
+    values = dict(pages=mined.n_pages, source_pages=counts[languages[0]], target_pages=counts[languages[1]],
+                  credibility=mined.credibility, domain=loaded.domain, has_best_pattern=best is not None,
+                  best_source_unit=_unit(best.pattern[0]) if best else "",
+                  best_target_unit=_unit(best.pattern[1]) if best else "")
+    row = SiteCredibility.objects.filter(crawl_id=crawl_id, site=loaded.site).first()
+    if row is None:
+        return SiteCredibility.objects.create(crawl_id=crawl_id, site=loaded.site, **values)
+    changed = [name for name, value in values.items() if getattr(row, name) != value]
+    for name in changed:
+        setattr(row, name, values[name])
+    if changed:
+        row.save(update_fields=changed + ["scored_at"])
+    return row
 
 
 def refresh_global_patterns(crawl_id: int) -> dict[tuple[str, str], GlobalPattern]:
-    """Def. 4 over the candidate sites (every site scored in the crawl): rewrite the global rows."""
-    with transaction.atomic():
-        list(Crawl.objects.select_for_update().filter(pk=crawl_id).values_list("pk", flat=True))
-        total_pages = SiteCredibility.objects.filter(crawl_id=crawl_id).aggregate(n=Sum("pages"))["n"] or 0
-        result: dict[tuple[str, str], GlobalPattern] = {}
-        matched_total: Counter = Counter()  # Σ N(k, wᵢ), shown on the global row
-        rows = UrlPattern.objects.filter(crawl_id=crawl_id, site__isnull=False).values_list(
-            "source_unit", "target_unit", "pages_matched", "local_credibility", "frequency", "examples")
-        for t, t2, matched, local, frequency, examples in rows.iterator(chunk_size=2000):
-            g = result.get((t, t2))
-            if g is None:
-                g = result[(t, t2)] = GlobalPattern((t, t2), 0.0, 0.0, 0, 0)
-            weighted = matched * (local or 0.0)
-            matched_total[(t, t2)] += matched
-            g.credibility_unnormalized += weighted
-            g.credibility += weighted / total_pages if total_pages else 0.0
-            g.sites += 1
-            g.frequency += frequency
-            if len(g.examples) < MAX_EXAMPLES:
-                g.examples += [tuple(e) for e in examples[:MAX_EXAMPLES - len(g.examples)]]
-        UrlPattern.objects.filter(crawl_id=crawl_id, site__isnull=True).delete()
-        UrlPattern.objects.bulk_create(
-            [UrlPattern(crawl_id=crawl_id, site=None, source_unit=t, target_unit=t2, frequency=g.frequency,
-                        pages_matched=matched_total[(t, t2)], site_pages=total_pages, sites=g.sites,
-                        global_credibility=g.credibility, global_credibility_unnormalized=g.credibility_unnormalized,
-                        examples=[list(e) for e in g.examples])
-             for (t, t2), g in result.items()], batch_size=500)
-    return result
-
-
-def stored_global_patterns(crawl_id: int) -> dict[tuple[str, str], GlobalPattern]:
-    return {(r.source_unit, r.target_unit): GlobalPattern((r.source_unit, r.target_unit), r.global_credibility or 0.0,
-                                                          r.global_credibility_unnormalized or 0.0, r.sites,
-                                                          r.frequency, [tuple(e) for e in r.examples])
-            for r in UrlPattern.objects.filter(crawl_id=crawl_id, site__isnull=True)}
+    """Def. 4 over the candidate sites (every site scored in the crawl), recomputed from the site rows."""
+    rebuild(crawl_id)
+    return global_patterns(crawl_id)
 
 
 def stored_domain_credibility(crawl_id: int) -> dict[str, float]:

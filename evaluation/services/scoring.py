@@ -1,7 +1,7 @@
 """Scoring: a site's patterns, the global credibility, then the site's pairs.
 
 ``score_site`` is incremental: it mines only its own site (a new page updates only its site's
-patterns), re-aggregates the global rows from stored numbers, and re-pairs its site.  Other
+patterns), moves the global rows by its site's difference, and re-pairs its site.  Other
 sites see the new global credibility (rescue_global, deep, Def. 9) the next time they are
 scored; ``score_crawl`` scores every site in two phases so every site sees the same globals.
 """
@@ -11,11 +11,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Callable
 
+from django.db.models import Q
+
 from crawlweb.models import Crawl, Site
 from crawlweb.services.site_language import settle_site_languages
 from evaluation.models import (
     CandidatePair,
     DeepCheck,
+    ScoreClaim,
     ScriptVariant,
     SiteCredibility,
     UrlPattern,
@@ -24,6 +27,7 @@ from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import check_languages
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings, crawl_languages
+from evaluation.services.global_patterns import forget_site_rows, global_patterns
 from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
 from evaluation.services.patterns import (
     refresh_global_patterns,
@@ -58,6 +62,7 @@ def _retire(crawl_id: int, members) -> None:
     before www.x.rs was crawled) are the group's rows now: drop them, the group rescores."""
     ids = [s.pk for s in members]
     if ids:
+        forget_site_rows(crawl_id, ids)  # their share of the global rows goes with them
         for model in (UrlPattern, SiteCredibility, CandidatePair, ScriptVariant, DeepCheck):
             model.objects.filter(crawl_id=crawl_id, site_id__in=ids).delete()
 
@@ -99,31 +104,52 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) ->
     summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
     if mined is None:
         return summary
-    global_patterns = refresh_global_patterns(crawl_id)
-    _pair(crawl_id, loaded, mined, global_patterns, stored_domain_credibility(crawl_id), cfg, languages, summary)
+    _pair(crawl_id, loaded, mined, global_patterns(crawl_id), stored_domain_credibility(crawl_id), cfg, languages,
+          summary)
     return summary
 
 
+def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]:
+    """The sites a crawl-wide pass scores: ``every`` site (the pass after the crawl finished), or,
+    during the crawl, all but those whose last scoring saw one language of the pair only and that
+    got no page since.  Such a site has no pair to re-judge under the new global patterns, and most
+    sites of a national web are such sites: scoring them in every pass made the passes cost as much
+    as the crawl (42 s at 10k pages and growing).  Their global-pattern guesses are refreshed each
+    time they grow and in the pass after the crawl."""
+    ids = canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)
+    if every:
+        return ids
+    settled = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
+               .filter(Q(source_pages=0) | Q(target_pages=0))
+               .exclude(site_id__in=ScoreClaim.objects.filter(crawl_id=crawl_id, behind=True).values("site_id"))
+               .values_list("site_id", flat=True))
+    return ids - set(settled)
+
+
 def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
-                progress: Callable[[str, int, int, ScoreSummary], None] | None = None) -> ScoreSummary:
-    """Every site: mine all (phase 1), global credibility once, then pair all (phase 2).
+                progress: Callable[[str, int, int, ScoreSummary], None] | None = None, *,
+                site_ids: set[int] | None = None) -> ScoreSummary:
+    """Every site (or ``site_ids``, from pass_site_ids): mine all (phase 1), global credibility
+    once, then pair all (phase 2).
     ``progress(phase, sites done, sites in the phase, summary so far)`` is told after each site."""
     cfg = cfg or PairsSettings.current()
     crawl = Crawl.objects.get(pk=crawl_id)
     languages = check_languages(crawl_languages(crawl))
     summary = ScoreSummary()
     mined_sites = []
-    sites = list(Site.objects.filter(pk__in=canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)))
+    if site_ids is None:
+        site_ids = pass_site_ids(crawl_id, cfg, every=True)
+    sites = list(Site.objects.filter(pk__in=site_ids))
     for done, site in enumerate(sites, 1):
         loaded, mined = _mine(crawl_id, site, cfg, languages)
         if mined is not None:
             mined_sites.append((loaded, mined))
         if progress:
             progress("mining patterns", done, len(sites), summary)
-    global_patterns = refresh_global_patterns(crawl_id)
+    patterns = refresh_global_patterns(crawl_id)
     domains = stored_domain_credibility(crawl_id)
     for done, (loaded, mined) in enumerate(mined_sites, 1):
-        _pair(crawl_id, loaded, mined, global_patterns, domains, cfg, languages, summary)
+        _pair(crawl_id, loaded, mined, patterns, domains, cfg, languages, summary)
         if progress:
             progress("pairing", done, len(mined_sites), summary)
     return summary

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from crawlweb.models import Crawl, Page, Site
 from evaluation.models import ScoreClaim
-from evaluation.services.claims import STALE_AFTER, claim_sites, release_claim
+from evaluation.services.claims import STALE_AFTER, claim_quiet_sites, claim_sites, mark_sites_scored, release_claim
 from evaluation.services.inputs import canonical_site_ids, site_group
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +51,59 @@ def test_canonical_sites_in_bulk_agree_with_each_sites_group():
     # A domain with more Sites than group_max_sites is not grouped: each Site stands alone.
     radio_sites, solo = sites[:3], sites[3]
     assert canonical_site_ids(crawl.pk, ids, 2) == {s.pk for s in radio_sites} | {solo.pk, example.pk}
+
+
+def test_a_site_is_scored_again_only_after_growing_by_the_factor():
+    """Growth 1.5: scored at 1, 2, 3, 5 pages … — not after every page (a growing site re-read whole
+    after each step cost the crawl quadratic time)."""
+    crawl = Crawl.objects.create(name="growth")
+    [site] = make_sites("g.rs")
+    scored_at = []
+    for page in range(1, 9):
+        if claim_sites(crawl.pk, [site.pk], growth=1.5) == [site.pk]:
+            scored_at.append(page)
+            release_claim(crawl.pk, site.pk)  # the job starts: it sees every page stored so far
+    assert scored_at == [1, 2, 3, 5, 8]
+    claim = ScoreClaim.objects.get(crawl=crawl, site=site)
+    assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (8, 8, False)
+
+
+def test_pages_counted_in_bulk_per_site():
+    crawl = Crawl.objects.create(name="bulk")
+    a, b = make_sites("ba.rs", "bb.rs")
+    assert claim_sites(crawl.pk, {a.pk: 4, b.pk: 1}, growth=1.5) == sorted([a.pk, b.pk])
+    release_claim(crawl.pk, a.pk)
+    release_claim(crawl.pk, b.pk)
+    assert claim_sites(crawl.pk, {a.pk: 1, b.pk: 1}, growth=1.5) == [b.pk], "a: 5 < 1.5 × 4; b: 2 ≥ 1.5 × 1"
+    assert ScoreClaim.objects.get(crawl=crawl, site=a).pages_stored == 5
+
+
+def test_a_site_that_stopped_short_of_the_factor_is_scored_once_it_has_been_quiet():
+    crawl = Crawl.objects.create(name="quiet")
+    grown, idle = make_sites("q1.rs", "q2.rs")
+    for site in (grown, idle):
+        claim_sites(crawl.pk, {site.pk: 10})
+        release_claim(crawl.pk, site.pk)
+    assert claim_sites(crawl.pk, {grown.pk: 2}, growth=1.5) == [], "12 pages: short of 15"
+    quiet = timedelta(seconds=60)
+    assert claim_quiet_sites(crawl.pk, quiet) == [], "its last page is not a minute old"
+    ScoreClaim.objects.filter(crawl=crawl, site=grown).update(last_stored_at=timezone.now() - quiet - timedelta(seconds=1))
+    assert claim_quiet_sites(crawl.pk, quiet) == [grown.pk], "the idle site has nothing unscored"
+    assert claim_quiet_sites(crawl.pk, quiet) == [], "claimed once"
+    release_claim(crawl.pk, grown.pk)
+    ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - quiet * 2)
+    assert claim_quiet_sites(crawl.pk, quiet) == [], "scored: no longer behind"
+
+
+def test_a_crawl_wide_pass_brings_every_site_up_to_date():
+    crawl = Crawl.objects.create(name="pass")
+    behind, current = make_sites("p1.rs", "p2.rs")
+    claim_sites(crawl.pk, {behind.pk: 3, current.pk: 3})
+    release_claim(crawl.pk, current.pk)
+    release_claim(crawl.pk, behind.pk)
+    claim_sites(crawl.pk, {behind.pk: 1}, growth=100)
+    before = ScoreClaim.objects.get(crawl=crawl, site=current)
+    mark_sites_scored(crawl.pk)
+    after = {c.site_id: c for c in ScoreClaim.objects.filter(crawl=crawl)}
+    assert (after[behind.pk].behind, after[behind.pk].pages_at_last_score) == (False, 4)
+    assert after[current.pk].claimed_at == before.claimed_at

@@ -20,8 +20,9 @@ def _results(crawl_id):
     """What a user reads: pairs with their verdicts and scores, global patterns, site credibility."""
     pairs = sorted(CandidatePair.objects.filter(crawl_id=crawl_id).values_list(
         "source_url", "target_url", "method", "kept", "reason", "similarity"))
-    patterns = sorted(UrlPattern.objects.filter(crawl_id=crawl_id, site__isnull=True).values_list(
-        "source_unit", "target_unit", "frequency", "global_credibility"))
+    patterns = sorted((t, t2, frequency, round(credibility, 9)) for t, t2, frequency, credibility in
+                      UrlPattern.objects.global_rows(crawl_id).values_list(
+                          "source_unit", "target_unit", "frequency", "global_credibility"))
     sites = sorted(SiteCredibility.objects.filter(crawl_id=crawl_id).values_list("site__name", "pages", "credibility"))
     return pairs, patterns, sites
 

@@ -40,3 +40,48 @@ def test_new_pages_update_their_sites_patterns_and_leave_other_sites_alone(sync_
     assert _rows(crawl, site_name_of(done)) == done_rows, "the other site's rows were not rewritten"
     assert SiteCredibility.objects.get(crawl=crawl, site__name=site_name_of(growing)).best_pattern == "⟨ε, en⟩"
     assert not ScoreClaim.objects.filter(crawl=crawl, pending=True).exists(), "every queued scoring ran"
+
+
+def _global_sums(crawl):
+    return {(r.source_unit, r.target_unit): (round(r.global_credibility_unnormalized, 6), r.pages_matched,
+                                             r.frequency, r.sites, round(r.global_credibility, 9))
+            for r in UrlPattern.objects.global_rows(crawl.pk)}
+
+
+def _writes_to(queries, table):
+    return [q["sql"] for q in queries if table in q["sql"] and q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")]
+
+
+def test_sites_scored_one_by_one_leave_the_global_rows_def_4_would_compute_and_no_row_is_rewritten_unchanged(
+        sync_jobs):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from evaluation.services import global_patterns, scoring
+
+    first, second = pick_sites(sync_jobs.truth(), [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-underscore")])
+    crawl = crawl_sites([first, second], budget=60, start_from=[first])
+    _crawl_more(crawl, 10, home_urls([second]))  # the second site scored part-grown, then grown
+    _crawl_more(crawl, 40)
+    incremental = _global_sums(crawl)
+    assert len(incremental) >= 2, "a pattern of each site"
+    global_patterns.rebuild(crawl.pk)
+    assert _global_sums(crawl) == incremental, "the sums moved site by site are Def. 4's sums"
+    site = SiteCredibility.objects.get(crawl=crawl, site__name=site_name_of(first)).site
+    with CaptureQueriesContext(connection) as queries:
+        scoring.score_site(crawl.pk, site.pk)  # nothing new on the site
+    assert _writes_to(queries, "evaluation_urlpattern") == []
+    assert _writes_to(queries, "evaluation_sitecredibility") == []
+
+
+def test_a_breadth_first_crawl_stores_a_bilingual_sites_verdict_while_it_runs(sync_jobs):
+    """No detector runs in a breadth-first crawl: its sites' verdicts come with their scoring, so the
+    harvest curve shows the site found before the crawl's end, not at it."""
+    from frontier.models import SiteVerdict
+
+    site, other = pick_sites(sync_jobs.truth(), [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-underscore")])
+    crawl = crawl_sites([site, other], budget=60)
+    assert crawl.strategy == "bfs" and crawl.pages_fetched > 20
+    verdict = SiteVerdict.objects.get(crawl=crawl, site__name=site_name_of(site))
+    assert verdict.bilingual and "pages" in verdict.evidence["combined"]["decided_by"]
+    assert verdict.pages_fetched_at_decision < crawl.pages_fetched, "decided while the crawl ran"

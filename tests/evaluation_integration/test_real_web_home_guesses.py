@@ -67,9 +67,11 @@ def test_a_serbian_home_whose_english_side_no_link_reaches_is_paired_by_a_home_g
     assert english.origin == Target.Origin.DEEP_GUESS, "only the home page's guess leads to the English side"
     assert english.page.language == "en"
     assert frozenset((f"http://{NSD}/", f"http://{NSD}/en/")) in {urls for urls, _ in _kept(crawl, NSD)}
-    # Once the site shows both languages, every unpaired page gets the guesses: /en/o-nama.html too.
-    assert DeepCheck.objects.filter(crawl=crawl, page_url=f"http://{NSD}/o-nama.html",
-                                    guessed_url=f"http://{NSD}/en/o-nama.html", exists=True).exists()
+    # Once the site shows both languages, its other pages are reached and proposed as pairs:
+    # /en/o-nama.html (linked from /en/, or guessed from /o-nama.html when the site was scored
+    # before the link was followed) is fetched and proposed with /o-nama.html.
+    assert CandidatePair.objects.filter(crawl=crawl, source_url=f"http://{NSD}/o-nama.html",
+                                        target_url=f"http://{NSD}/en/o-nama.html").exists()
 
 
 def test_an_english_home_with_an_unlinked_serbian_twin_is_paired(crawl_site):
