@@ -17,10 +17,12 @@ from datetime import timedelta
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
-from evaluation.jobs import score_crawl, score_site
+from evaluation.jobs import score_crawl, score_sites
 from evaluation.services.claims import claim_crawl_pass, claim_quiet_sites, claim_sites
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import canonical_of
+
+SITES_PER_JOB = 20  # a job of many small sites; a big site's scoring is a job of its own length anyway
 
 
 def after_step(crawl, step) -> None:
@@ -32,8 +34,9 @@ def after_step(crawl, step) -> None:
     stored = Counter(canonical[site_id] for site_id in site_of_page)
     due = claim_sites(crawl.pk, stored, growth=cfg.site_rescore_growth)
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds))
-    for site_id in sorted(set(due)):
-        enqueue(score_site, crawl.pk, site_id, queue_name="score")
+    due = sorted(set(due))
+    for start in range(0, len(due), SITES_PER_JOB):
+        enqueue(score_sites, crawl.pk, due[start:start + SITES_PER_JOB], queue_name="score")
     if claim_crawl_pass(crawl.pk, cfg):
         enqueue(score_crawl, crawl.pk, queue_name="score")  # behind the score_site jobs just queued
 

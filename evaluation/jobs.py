@@ -19,8 +19,22 @@ def _record_error(crawl_id: int, what: str, error: Exception) -> None:
     Crawl.objects.filter(pk=crawl_id).update(last_error=f"{what}: {type(error).__name__}: {error}"[:5000])
 
 
+def score_sites(crawl_id: int, site_ids: list[int]) -> None:
+    """score_site for each of the sites one crawl step made due, in one job: most are tiny sites
+    scored in milliseconds, for which a job each cost more in queueing than in scoring. A site that
+    fails is recorded and the others are still scored."""
+    failed = None
+    for site_id in site_ids:
+        try:
+            score_site(crawl_id, site_id)
+        except Exception as error:  # recorded on the crawl by score_site
+            failed = error
+    if failed is not None:
+        raise failed
+
+
 def score_site(crawl_id: int, site_id: int) -> None:
-    """Re-mine one site's patterns, refresh the global credibility, re-pair the site."""
+    """Re-mine one site's patterns, move the global credibility by its difference, re-pair the site."""
     release_claim(crawl_id, site_id)  # pages stored from now on trigger a new job
     cfg = PairsSettings.current()
     try:

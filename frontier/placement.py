@@ -261,11 +261,15 @@ def _save(rows: Iterable[SiteStructure], states: dict[int, SiteStructureState], 
     now = timezone.now()
     changed = []
     for row in rows:
-        row.state = states[row.site_id].to_dict()
+        state = states[row.site_id].to_dict()
+        if state == row.state and not iteration:
+            continue  # pages recorded again: nothing new to write
+        row.state = state
         row.iterations += 1 if iteration else 0
         row.updated_at = now
         changed.append(row)
-    SiteStructure.objects.bulk_update(changed, ["state", "iterations", "updated_at"], batch_size=200)
+    if changed:
+        SiteStructure.objects.bulk_update(changed, ["state", "iterations", "updated_at"], batch_size=200)
 
 
 def _current_targets(crawl_id: int, new: list[Target], limit: int) -> list[Target]:

@@ -100,9 +100,12 @@ def test_crawled_pages_go_into_gc_once():
                                final_url="http://www.primer.rs/sr/vesti/x.html", status_code=200,
                                fetched_at=timezone.now(), md5="0" * 32)
     assert record_crawled(crawl.pk, [page.pk]) == 1
+    written = SiteStructure.objects.get(crawl=crawl, site=site).updated_at
     record_crawled(crawl.pk, [page.pk])
-    state = SiteStructureState.from_dict(SiteStructure.objects.get(crawl=crawl, site=site).state)
+    row = SiteStructure.objects.get(crawl=crawl, site=site)
+    state = SiteStructureState.from_dict(row.state)
     assert state.gc == {"/": 3, "/sr/": 3, "/sr/vesti/": 3}  # 2 initially, +1 for the one unique URL
+    assert row.updated_at == written, "recorded again: nothing new, nothing written"
 
 
 def test_running_place_targets_twice_changes_nothing():
