@@ -95,6 +95,7 @@ class SiteCredibility(models.Model):
     class Meta:
         ordering = ["-credibility", "site_id"]
         constraints = [models.UniqueConstraint(fields=["crawl", "site"], name="sitecredibility_unique")]
+        indexes = [models.Index(fields=["crawl", "domain"], name="sitecredibility_by_domain")]  # rescue_domain
 
     @property
     def best_pattern(self) -> str:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from typing import Iterable
+
 from django.db import transaction
+from django.db.models import Avg
 
 from crawlweb.services.bulk_rows import update_columns
 from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
@@ -101,13 +104,14 @@ def refresh_global_patterns(crawl_id: int) -> dict[tuple[str, str], GlobalPatter
     return global_patterns(crawl_id)
 
 
-def stored_domain_credibility(crawl_id: int) -> dict[str, float]:
-    """Mean site credibility C(w) per domain (public suffix), as methods.domain_credibility computes it."""
-    totals: dict[str, list[float]] = {}
-    for domain, credibility in SiteCredibility.objects.filter(crawl_id=crawl_id).values_list("domain", "credibility"):
-        if domain:
-            totals.setdefault(domain, []).append(credibility)
-    return {d: sum(v) / len(v) for d, v in totals.items()}
+def stored_domain_credibility(crawl_id: int, domains: Iterable[str] | None = None) -> dict[str, float]:
+    """Mean site credibility C(w) per domain (public suffix), as methods.domain_credibility computes it,
+    averaged by the database (of ``domains`` only, if given: a site's scoring needs its own domain's, and
+    reading every site's row for it made each scoring cost as much as the crawl's sites)."""
+    rows = SiteCredibility.objects.filter(crawl_id=crawl_id).exclude(domain="")
+    if domains is not None:
+        rows = rows.filter(domain__in=set(domains))
+    return dict(rows.values("domain").annotate(mean=Avg("credibility")).values_list("domain", "mean"))
 
 
 def stored_conventions(crawl_id: int, min_frequency: int) -> set[tuple[str, str]]:

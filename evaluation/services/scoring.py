@@ -104,8 +104,8 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) ->
     summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
     if mined is None:
         return summary
-    _pair(crawl_id, loaded, mined, global_patterns(crawl_id), stored_domain_credibility(crawl_id), cfg, languages,
-          summary)
+    _pair(crawl_id, loaded, mined, global_patterns(crawl_id), stored_domain_credibility(crawl_id, [loaded.domain]),
+          cfg, languages, summary)
     return summary
 
 
