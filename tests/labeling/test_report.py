@@ -45,7 +45,10 @@ def test_report_figures_equal_the_hand_computed_ones(client, fixture):
     estimate = doc["estimate"]
     assert estimate["p"] == pytest.approx(0.5625)
     assert estimate["standard_error"] == pytest.approx(0.0375 ** 0.5)
-    assert (estimate["low"], estimate["high"]) == (pytest.approx(0.182955, abs=1e-6), pytest.approx(0.942045, abs=1e-6))
+    # Wilson at n* = min(n_data, n_alloc): n_data = 0.5625·0.4375/0.0375 = 6.5625,
+    # n_alloc = 1 / (0.0625·(1 − 4/100)/4 + 0.5625·(1 − 4/300)/4) = 1 / 0.15375 = 6.504065
+    assert estimate["effective_n"] == pytest.approx(6.504065, abs=1e-6)
+    assert (estimate["low"], estimate["high"]) == (pytest.approx(0.236114, abs=1e-6), pytest.approx(0.842471, abs=1e-6))
     assert (estimate["population"], estimate["judged"]) == (400, 8)
     methods = {m["name"]: (m["correct"], m["judged"]) for m in doc["methods"]}
     assert methods == {"hreflang": (3, 4), "local": (2, 4)}
@@ -80,7 +83,7 @@ def test_report_page_shows_the_figures_and_links_to_their_items(client, fixture)
     client.force_login(fixture["viewer"])
     pk = fixture["evaluation"].pk
     page = client.get(reverse("labeling_report:report", args=[pk])).content.decode()
-    assert "0.563" in page and "0.183" in page and "0.942" in page  # the estimate (floatformat 3)
+    assert "0.563" in page and "0.236" in page and "0.842" in page  # the estimate (floatformat 3)
     assert "0.286" in page  # Cohen's κ ana / bo
     assert "<svg" in page and "Stratified estimate" in page
     items_url = reverse("labeling_report:items", args=[pk])
