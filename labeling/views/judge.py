@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from crawlweb.ids import parse_id
 from labeling.judging import JudgingError, next_assignment, progress, record, undo_last
+from labeling.guidelines import RULES, guidelines
 from labeling.keys import KEYS, QUESTIONS, key_for
 from labeling.models import Assignment, Judgment
 from labeling.permissions import evaluation_for_evaluator, evaluator_required, own_assignment
@@ -99,5 +100,7 @@ def undo(request, pk):
 @require_GET
 @evaluator_required
 def help_panel(request):
-    keys = KEYS.get(request.GET.get("what", ""), KEYS["pairs"])
-    return render(request, "labeling/_help.html", {"closed": request.GET.get("close") == "1", "keys": keys})
+    what = request.GET.get("what", "")
+    what = what if what in KEYS else "pairs"
+    return render(request, "labeling/_help.html", {"closed": request.GET.get("close") == "1",
+                                                   "guidelines": guidelines(what), "rules": RULES[what]})
