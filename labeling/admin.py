@@ -5,8 +5,9 @@ from labeling.models import Adjudication, Assignment, Evaluation, EvaluationItem
 
 @admin.register(Evaluation)
 class EvaluationAdmin(admin.ModelAdmin):
-    list_display = ("name", "what", "stratify_by", "sample_size", "seed", "overlap", "purpose", "state", "created_at")
-    list_filter = ("what", "purpose", "state")
+    list_display = ("name", "what", "stratify_by", "sample_size", "seed", "overlap", "purpose", "show_machine_signals",
+                    "state", "created_at")
+    list_filter = ("what", "purpose", "show_machine_signals", "state")
     search_fields = ("name",)
     filter_horizontal = ("crawls", "evaluators")
 

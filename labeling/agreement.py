@@ -13,6 +13,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Hashable, Iterable, Mapping
 
+# Landis & Koch (1977), "The measurement of observer agreement for categorical data", Biometrics
+# 33:159–174, p. 165: their bands for kappa by upper bound (which belongs to its band); below 0 is
+# "poor", above 0.80 "almost perfect".
+LANDIS_KOCH = ((0.20, "slight"), (0.40, "fair"), (0.60, "moderate"), (0.80, "substantial"))
+
 Label = Hashable
 Rater = Hashable
 Item = Hashable
@@ -118,3 +123,13 @@ def _sorted(raters: Iterable[Rater]) -> list[Rater]:
         return sorted(raters)
     except TypeError:
         return sorted(raters, key=repr)
+
+
+def kappa_reading(kappa: float | None) -> str:
+    """Landis & Koch's word for a kappa: poor (< 0), slight (0–0.20), fair (–0.40), moderate (–0.60),
+    substantial (–0.80), almost perfect (–1); "undefined" when kappa is (p_e = 1)."""
+    if kappa is None:
+        return "undefined"
+    if kappa < 0:
+        return "poor"
+    return next((word for bound, word in LANDIS_KOCH if kappa <= bound), "almost perfect")

@@ -34,9 +34,12 @@ def draw(evaluation: Evaluation) -> list:
 
 @transaction.atomic
 def create_evaluation(*, name, what, crawls, stratify_by, sample_size, seed, overlap, purpose, evaluators,
-                      created_by=None) -> Evaluation:
-    evaluation = Evaluation.objects.create(name=name, what=what, stratify_by=stratify_by, sample_size=sample_size,
-                                           seed=seed, overlap=overlap, purpose=purpose, created_by=created_by)
+                      show_machine_signals=False, created_by=None) -> Evaluation:
+    evaluation = Evaluation(name=name, what=what, stratify_by=stratify_by, sample_size=sample_size, seed=seed,
+                            overlap=overlap, purpose=purpose, show_machine_signals=show_machine_signals,
+                            created_by=created_by)
+    evaluation.clean()  # an estimate that shows the machine's signals is refused, whoever calls
+    evaluation.save()
     evaluation.crawls.set(crawls)
     evaluation.evaluators.set(evaluators)
     drawn = draw(evaluation)

@@ -23,13 +23,22 @@ class Proportion:
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson (1927) score interval: centre (p̂ + z²/2n) / (1 + z²/n), half-width
-    z / (1 + z²/n) · √(p̂(1 − p̂)/n + z²/4n²). Unlike p̂ ± z·SE it stays inside [0, 1] and is not
-    empty at p̂ = 0 or 1. None when n = 0 (nothing was judged)."""
+    """Wilson (1927) score interval of successes / n (wilson_bounds). Unlike p̂ ± z·SE it stays
+    inside [0, 1] and is not empty at p̂ = 0 or 1. None when n = 0 (nothing was judged)."""
     _check_counts(successes, n)
     if n == 0:
         return None
-    p = successes / n
+    return wilson_bounds(successes / n, n, z)
+
+
+def wilson_bounds(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion p observed over n items, n > 0 and possibly not a
+    whole number (an effective sample size): centre (p + z²/2n) / (1 + z²/n), half-width
+    z / (1 + z²/n) · √(p(1 − p)/n + z²/4n²). n = ∞ (a census) gives (p, p)."""
+    if not n > 0:
+        raise ValueError(f"bad sample size {n}: must be positive")
+    if math.isinf(n):
+        return p, p
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
@@ -66,12 +75,22 @@ class StratifiedEstimate:
     judged: int
     coverage: float | None  # share of the whole population in strata with at least one judged item
     missing: tuple[str, ...] = field(default=())  # strata with a population but nothing judged yet
+    effective_n: float | None = None  # n* of the interval (stratified_effective_n); ∞ for a census
+
+    @property
+    def is_census(self) -> bool:
+        """Every covered stratum judged whole: the figure is exact, its interval has no width."""
+        return self.effective_n is not None and math.isinf(self.effective_n)
 
 
 def stratified_estimate(strata: Sequence[Stratum], z: float = Z95) -> StratifiedEstimate:
     """Stratified estimate of a population proportion (Cochran, Sampling Techniques, ch. 5):
     p̂ = Σ W_h p_h with W_h = N_h / N, Var(p̂) = Σ W_h² · p_h(1 − p_h)/n_h · (1 − n_h/N_h)
-    (the last factor is the finite population correction), interval p̂ ± z·√Var clipped to [0, 1].
+    (the last factor is the finite population correction).
+
+    The 95 % interval is Wilson's score interval at the effective sample size n*
+    (stratified_effective_n), not p̂ ± z·√Var: at p̂ = 1 over 40 items that one is 1.000–1.000, as if
+    40 judgments proved there is no wrong pair in thousands; Wilson at n* gives 0.91–1.00.
 
     A stratum with nothing judged yet (an evaluation under way) cannot be estimated; it is left
     out, the weights are taken over the strata that remain, and ``coverage`` and ``missing`` say so.
@@ -94,9 +113,31 @@ def stratified_estimate(strata: Sequence[Stratum], z: float = Z95) -> Stratified
         p_h = s.successes / s.judged
         p += weight * p_h
         variance += weight * weight * p_h * (1 - p_h) / s.judged * (1 - s.judged / s.population)
-    se = math.sqrt(variance)
-    return StratifiedEstimate(p, se, max(0.0, p - z * se), min(1.0, p + z * se), population, judged,
-                              population / whole, missing)
+    effective_n = stratified_effective_n(covered, p, variance)
+    low, high = wilson_bounds(p, effective_n, z)
+    return StratifiedEstimate(p, math.sqrt(variance), low, high, population, judged, population / whole, missing,
+                              effective_n)
+
+
+def stratified_effective_n(covered: Sequence[Stratum], p: float, variance: float) -> float:
+    """The effective sample size n* of a stratified estimate: the size of a simple random sample
+    that would give the same precision (Kish, Survey Sampling, 1965: n* = n / deff).
+
+    n* = min(n_data, n_alloc), where
+    - n_data = p̂(1 − p̂) / Var(p̂): Kish's design effect measured on the answers (undefined when
+      p̂ is 0 or 1, or Var is 0: every judged stratum all right or all wrong);
+    - n_alloc = 1 / Σ W_h² (1 − n_h/N_h) / n_h: the design effect of the allocation alone, the limit
+      of n_data when every stratum has the same proportion (Kish's effective size for unequal
+      weights, with the finite population correction); defined at p̂ = 0 and 1, and ∞ only when
+      every stratum is judged whole (a census: the figure is exact).
+    Taking the smaller never claims more precision than either the answers or the allocation show,
+    so a small stratum judged all right cannot make the interval narrower than the rest allows.
+    """
+    population = sum(s.population for s in covered)
+    allocation = sum((s.population / population) ** 2 * (1 - s.judged / s.population) / s.judged for s in covered)
+    n_alloc = math.inf if allocation == 0 else 1 / allocation
+    n_data = p * (1 - p) / variance if variance > 0 and 0 < p < 1 else math.inf
+    return min(n_alloc, n_data)
 
 
 @dataclass

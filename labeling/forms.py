@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from crawlweb.models import Crawl
 from labeling.models import Evaluation
+from labeling.models.evaluations import MACHINE_SIGNALS_ON_ESTIMATE
 from labeling.permissions import ADMINS, EVALUATORS
 from labeling.populations import population
 from labeling.sampling import strata_sizes
@@ -39,6 +40,9 @@ class EvaluationForm(forms.Form):
                                help_text="Share of the items judged by two evaluators (0–1).")
     purpose = forms.ChoiceField(choices=Evaluation.Purpose.choices, initial=Evaluation.Purpose.ESTIMATE,
                                 widget=forms.RadioSelect)
+    show_machine_signals = forms.BooleanField(required=False, initial=False,
+                                              label=Evaluation._meta.get_field("show_machine_signals").verbose_name,
+                                              help_text=Evaluation._meta.get_field("show_machine_signals").help_text)
     evaluators = forms.ModelMultipleChoiceField(queryset=judges(), widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, **kwargs):
@@ -49,6 +53,8 @@ class EvaluationForm(forms.Form):
     def clean(self):
         data = super().clean()
         evaluators, overlap = data.get("evaluators"), data.get("overlap")
+        if data.get("show_machine_signals") and data.get("purpose") != Evaluation.Purpose.IMPROVE:
+            self.add_error("show_machine_signals", MACHINE_SIGNALS_ON_ESTIMATE)
         if evaluators is not None and overlap and len(evaluators) < 2:
             self.add_error("overlap", "An overlap needs at least two evaluators; choose another or set it to 0.")
         if data.get("crawls") and data.get("what") and data.get("stratify_by"):

@@ -1,9 +1,16 @@
 """Who may do what in labeling sessions; every labeling view goes through these.
 
 Groups (created by migration 0002): ``admins`` (create evaluations, adjudicate), ``evaluators``
-(judge the items assigned to them), ``viewers`` (read reports). Staff superusers count as admins.
-Object-level rule: an evaluator reaches only their own assignments and judgments; anything else
-answers 404, so changing an id in a URL reveals not even that the object exists.
+(judge the items assigned to them), ``viewers`` (the reviewer role: read reports). Staff superusers
+count as admins.
+
+Blind double annotation (as Label Studio and Prodigy run it): an evaluator sees only their own
+items, progress and answers. Object-level rule: an evaluator reaches only their own assignments and
+judgments; anything else answers 404, so changing an id in a URL reveals not even that the object
+exists. Reports, their item lists, downloads, agreement and adjudication hold everyone's answers:
+they are for admins and reviewers only (403 to evaluators), and a reviewer who is named as an
+evaluator of an open evaluation reads none until it closes (reports of other evaluations may show
+the same pairs).
 """
 from __future__ import annotations
 
@@ -52,6 +59,32 @@ def is_viewer(user) -> bool:
     return is_evaluator(user) or VIEWERS in groups_of(user)
 
 
+def is_reviewer(user) -> bool:
+    """In the reviewer role: may read reports, unless still judging (see report_refusal)."""
+    return is_admin(user) or VIEWERS in groups_of(user)
+
+
+def judges_in_open_evaluation(user) -> bool:
+    return Evaluation.objects.filter(evaluators=user, state=Evaluation.State.OPEN).exists()
+
+
+def report_refusal(user) -> str | None:
+    """Why the user may not read reports (None: they may). Admins always may: they adjudicate."""
+    if is_admin(user):
+        return None
+    if not is_reviewer(user):
+        return "reports are for admins and reviewers: an evaluator sees only their own answers"
+    if not hasattr(user, "_judges_in_open_evaluation"):
+        user._judges_in_open_evaluation = judges_in_open_evaluation(user)
+    if user._judges_in_open_evaluation:
+        return "you judge in an open evaluation: reports stay closed to you until it closes (blind judging)"
+    return None
+
+
+def may_read_reports(user) -> bool:
+    return user.is_authenticated and report_refusal(user) is None
+
+
 def _requires(check, what: str):
     def decorator(view):
         @wraps(view)
@@ -66,6 +99,17 @@ def _requires(check, what: str):
 admin_required = _requires(is_admin, "admins")
 evaluator_required = _requires(is_evaluator, "evaluators")
 viewer_required = _requires(is_viewer, "viewers, evaluators and admins")
+
+
+def reports_required(view):
+    """Login, then the report rule (report_refusal): 403 with the reason."""
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        refusal = report_refusal(request.user)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
+        return view(request, *args, **kwargs)
+    return login_required(wrapped, login_url=LOGIN_URL)
 
 
 def evaluation_for_admin(user, pk: int) -> Evaluation:

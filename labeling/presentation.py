@@ -1,4 +1,9 @@
-"""What the judging card shows for each kind of item. Never another evaluator's verdict (blind)."""
+"""What the judging card shows for each kind of item. Never another evaluator's verdict (blind).
+
+Nor, unless the evaluation says so (Evaluation.card_shows_machine_signals: improve evaluations
+only), the machine's signals: its decision (the filter's or detector's verdict), the method and
+pattern that proposed a pair, the stratum, the scores and the languages the identifier gave. The
+cards below leave them out of the context when ``signals`` is False, so no template can show them."""
 from __future__ import annotations
 
 from crawlweb.models import Page
@@ -36,13 +41,13 @@ def _page_side(page: Page | None, url: str, language: str) -> dict:
             "text": page.text if page else ""}
 
 
-def pair_card(item: EvaluationItem) -> dict:
+def pair_card(item: EvaluationItem, signals: bool) -> dict:
     pair = item.pair
     if pair is None:
         return {"gone": True}
     left = _page_side(pair.source_page, pair.source_url, pair.source_language)
     right = _page_side(pair.target_page, pair.target_url, pair.target_language)
-    return {"pair": pair, "left": left, "right": right, "scores": shown_scores(pair),
+    return {"pair": pair, "left": left, "right": right, "scores": shown_scores(pair) if signals else [],
             "rows": align(paragraphs(left["text"]), paragraphs(right["text"]))}
 
 
@@ -61,18 +66,20 @@ def shown_scores(pair) -> list[tuple[str, str]]:
     return shown
 
 
-def site_card(item: EvaluationItem) -> dict:
+def site_card(item: EvaluationItem, signals: bool) -> dict:
     verdict = item.site_verdict
     if verdict is None:
         return {"gone": True}
     evidence = verdict.evidence or {}
-    return {"verdict": verdict, "site": verdict.site, "input_page": verdict.page,
-            "evidence_pages": [p for p in evidence.get("pages", []) if isinstance(p, dict)],
-            "link_scores": [s for s in evidence.get("link_scores", []) if isinstance(s, dict)],
-            "languages": evidence.get("languages", [])}
+    pages = [p for p in evidence.get("pages", []) if isinstance(p, dict)]
+    if not signals:  # the pages to look at, without what the detector made of them
+        pages = [{"url": p.get("url", "")} for p in pages]
+    return {"verdict": verdict, "site": verdict.site, "input_page": verdict.page, "evidence_pages": pages,
+            "link_scores": [s for s in evidence.get("link_scores", []) if isinstance(s, dict)] if signals else [],
+            "languages": evidence.get("languages", []) if signals else []}
 
 
-def link_card(item: EvaluationItem) -> dict:
+def link_card(item: EvaluationItem, signals: bool) -> dict:
     link = item.link
     if link is None:
         return {"gone": True}
@@ -88,4 +95,5 @@ CARDS = {"pairs": pair_card, "sites": site_card, "links": link_card}
 
 
 def card_context(item: EvaluationItem) -> dict:
-    return CARDS[item.evaluation.what](item)
+    signals = item.evaluation.card_shows_machine_signals
+    return {"signals": signals, **CARDS[item.evaluation.what](item, signals)}

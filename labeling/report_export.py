@@ -1,8 +1,10 @@
 """The report and the judgments as plain rows and dicts, for the CSV and JSON downloads."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 
+from labeling.agreement import kappa_reading
 from labeling.estimates import Proportion
 from labeling.models import Evaluation
 from labeling.report_data import ItemRecord
@@ -53,17 +55,31 @@ def report_document(evaluation: Evaluation, report: Report) -> dict:
         "decided": report.decided, "undecided": report.undecided,
         "strata": [{"name": r.name, "population": r.population, **_figure(r.figure)} for r in report.strata],
         "methods": [{"name": r.name, **_figure(r.figure)} for r in report.methods],
-        "estimate": {"scope": report.estimate_scope, **asdict(report.estimate)} if report.estimate else None,
+        "estimate": _estimate(report),
         "error_categories": [{"group": row.group, "judged": row.judged, "correct": row.correct,
                               "partial": row.partial, "categories": dict(row.categories)}
                              for row in report.breakdown],
         "agreement": {
-            "cohen": [{"evaluators": [a.first, a.second], **asdict(a.kappa)} for a in report.cohen],
-            "cohen_pooled": asdict(report.pooled) if report.pooled else None,
-            "fleiss": [asdict(f) for f in report.fleiss],
+            "cohen": [{"evaluators": [a.first, a.second], **_kappa(a.kappa)} for a in report.cohen],
+            "cohen_pooled": _kappa(report.pooled) if report.pooled else None,
+            "fleiss": [_kappa(f) for f in report.fleiss],
         },
         "judgments_per_minute": {who: asdict(p) for who, p in report.pace.items()},
     }
+
+
+def _estimate(report: Report) -> dict | None:
+    """The estimate with its effective sample size; null for a census (every stratum judged whole),
+    since JSON has no infinity."""
+    e = report.estimate
+    if e is None:
+        return None
+    finite = e.effective_n is not None and math.isfinite(e.effective_n)
+    return {"scope": report.estimate_scope, **asdict(e), "effective_n": e.effective_n if finite else None}
+
+
+def _kappa(kappa) -> dict:
+    return {**asdict(kappa), "reading": kappa_reading(kappa.kappa)}
 
 
 def judgment_rows(records: list[ItemRecord]) -> list[dict]:

@@ -1,9 +1,14 @@
 """An evaluation (a sample drawn from one or more crawls) and the items in it."""
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
 from labeling.signals import evaluation_closed
+
+
+MACHINE_SIGNALS_ON_ESTIMATE = ("An estimate evaluation never shows the machine's signals on the card (a precision "
+                               "judged with the answer in view is biased); leave it off or choose the improve purpose.")
 
 
 class Evaluation(models.Model):
@@ -37,6 +42,10 @@ class Evaluation(models.Model):
     seed = models.BigIntegerField(help_text="Random seed of the sample: the same seed gives the same sample.")
     overlap = models.FloatField(default=0.2, help_text="Share of items judged by two evaluators.")
     purpose = models.CharField(max_length=10, choices=Purpose.choices, default=Purpose.ESTIMATE)
+    show_machine_signals = models.BooleanField(
+        default=False, verbose_name="Show the machine's signals on the card",
+        help_text="Improve evaluations only: the card shows the machine's decision, method, stratum and "
+                  "scores. Estimate evaluations never do: a precision judged with the answer in view is biased.")
     evaluators = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="labeling_evaluations")
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -50,6 +59,15 @@ class Evaluation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state == self.State.OPEN
+
+    @property
+    def card_shows_machine_signals(self) -> bool:
+        """Blind by default; an estimate's card never shows what the machine decided."""
+        return self.purpose == self.Purpose.IMPROVE and self.show_machine_signals
+
+    def clean(self):
+        if self.show_machine_signals and self.purpose != self.Purpose.IMPROVE:
+            raise ValidationError({"show_machine_signals": MACHINE_SIGNALS_ON_ESTIMATE})
 
     def close(self) -> bool:
         """Stop taking answers. True if this call closed it (a conditional update, so two admins

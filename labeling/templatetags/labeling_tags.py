@@ -3,7 +3,8 @@ from urllib.parse import urlsplit
 
 from django import template
 
-from labeling.permissions import is_admin, is_viewer
+from labeling.agreement import kappa_reading
+from labeling.permissions import is_admin, may_read_reports
 
 register = template.Library()
 
@@ -31,5 +32,12 @@ def labeling_admin(user) -> bool:
 
 
 @register.filter
-def labeling_viewer(user) -> bool:
-    return is_viewer(user)
+def labeling_reports(user) -> bool:
+    """Reports are for admins and reviewers who judge in no open evaluation (blind judging)."""
+    return may_read_reports(user)
+
+
+@register.filter
+def landis_koch(kappa) -> str:
+    """Landis & Koch's reading of a kappa (labeling.agreement.kappa_reading)."""
+    return kappa_reading(kappa)

@@ -1,5 +1,6 @@
-"""CSV and JSON downloads of an evaluation's report (viewers may read it) and of its judgments
-(admins; others once the evaluation is closed, since until then they would unblind the judging)."""
+"""CSV and JSON downloads of an evaluation's report (for whoever may read reports: admins and
+reviewers) and of its judgments (admins; reviewers too once the evaluation is closed, since until
+then they would unblind the judging)."""
 import csv
 import json
 
@@ -8,7 +9,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 
 from labeling.models import Evaluation
-from labeling.permissions import is_admin, viewer_required
+from labeling.permissions import is_admin, reports_required
 from labeling.report_data import load_items
 from labeling.report_export import (JUDGMENT_COLUMNS, REPORT_COLUMNS, judgment_rows, report_document,
                                     report_rows)
@@ -29,7 +30,7 @@ def _json(document, filename: str) -> JsonResponse:
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@viewer_required
+@reports_required
 def report_download(request, pk: int, fmt: str):
     evaluation = get_object_or_404(Evaluation, pk=pk)
     report = build_report(load_items(evaluation))
@@ -40,11 +41,11 @@ def report_download(request, pk: int, fmt: str):
     raise Http404(f"unknown format {fmt!r}: csv or json")
 
 
-@viewer_required
+@reports_required
 def judgments_download(request, pk: int, fmt: str):
     evaluation = get_object_or_404(Evaluation, pk=pk)
     if evaluation.is_open and not is_admin(request.user):
-        raise PermissionDenied("judgments can be downloaded by admins, or by anyone once the evaluation is closed")
+        raise PermissionDenied("judgments can be downloaded by admins, or by reviewers once the evaluation is closed")
     rows = judgment_rows(load_items(evaluation))
     if fmt == "csv":
         return _csv(rows, JUDGMENT_COLUMNS, f"evaluation-{pk}-judgments.csv")

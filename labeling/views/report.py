@@ -1,21 +1,22 @@
-"""The report of an evaluation and the items behind each of its numbers (viewers, evaluators, admins)."""
+"""The report of an evaluation and the items behind each of its numbers: admins and reviewers only
+(labeling.permissions.report_refusal); evaluators never see others' counts or answers."""
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from labeling.models import ErrorCategory, Evaluation
-from labeling.permissions import is_admin, viewer_required
+from labeling.permissions import is_admin, reports_required
 from labeling.report_chart import ChartRow, precision_chart
 from labeling.report_data import load_items
 from labeling.reporting import ItemFilter, Report, breakdown_lines, build_report
 
 
-@viewer_required
+@reports_required
 def reports(request):
     evaluations = Evaluation.objects.prefetch_related("crawls").order_by("state", "-created_at")
     return render(request, "labeling/reports.html", {"evaluations": evaluations, "is_admin": is_admin(request.user)})
 
 
-@viewer_required
+@reports_required
 def report(request, pk: int):
     evaluation = get_object_or_404(Evaluation, pk=pk)
     result = build_report(load_items(evaluation))
@@ -37,14 +38,14 @@ def _chart_rows(result: Report, items_url: str) -> list[ChartRow]:
     return rows
 
 
-@viewer_required
+@reports_required
 def items(request, pk: int):
-    """The items behind a number. Blind annotation: someone who still has to judge an item never
-    sees its verdict here (nor, unless admin, anyone's individual judgments)."""
+    """The items behind a number. Blind annotation: someone who still has to judge an item (an admin
+    who judges too) never sees its verdict or judgments here; only admins see individual judgments."""
     evaluation = get_object_or_404(Evaluation, pk=pk)
     chosen = ItemFilter.from_query(request.GET)
     admin = is_admin(request.user)
-    rows = [(item, not admin and _still_to_judge(item, request.user, evaluation))
+    rows = [(item, _still_to_judge(item, request.user, evaluation))
             for item in load_items(evaluation) if chosen.matches(item)]
     return render(request, "labeling/report_items.html", {
         "evaluation": evaluation, "rows": rows, "chosen": chosen, "is_admin": admin})

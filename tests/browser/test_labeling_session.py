@@ -176,14 +176,22 @@ def strata_rows(evaluation: Evaluation, finals: dict) -> dict[str, dict]:
 
 
 def stratified(rows: dict[str, dict]) -> tuple[float, float, float]:
-    """Cochran's stratified estimate over the strata of pairs the filter kept."""
+    """Cochran's stratified estimate over the strata of pairs the filter kept, with Wilson's interval at
+    the effective sample size n* = min(p(1−p)/Var, 1/Σ W²(1−n/N)/n) (Kish's design effect)."""
     kept = {name: r for name, r in rows.items() if name.endswith("· kept") and r["n"]}
     population = sum(r["N"] for r in kept.values())
     share = {name: r["yes"] / r["n"] for name, r in kept.items()}
     p = sum(r["N"] / population * share[name] for name, r in kept.items())
     var = sum((r["N"] / population) ** 2 * share[name] * (1 - share[name]) / r["n"] * (1 - r["n"] / r["N"])
               for name, r in kept.items())
-    return p, max(0.0, p - Z * math.sqrt(var)), min(1.0, p + Z * math.sqrt(var))
+    allocation = sum((r["N"] / population) ** 2 * (1 - r["n"] / r["N"]) / r["n"] for r in kept.values())
+    n_star = min(math.inf if allocation == 0 else 1 / allocation,
+                 p * (1 - p) / var if var > 0 and 0 < p < 1 else math.inf)
+    if math.isinf(n_star):
+        return p, p, p
+    d = 1 + Z * Z / n_star
+    centre, half = (p + Z * Z / (2 * n_star)) / d, Z / d * math.sqrt(p * (1 - p) / n_star + Z * Z / (4 * n_star ** 2))
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def cohen(given: dict, first: str, second: str) -> tuple[int, float | None]:

@@ -19,7 +19,8 @@ PUBLIC = {"labeling:login", "admin:login"}  # the only pages anyone may see
 # The pages each group reaches (200) besides PUBLIC; every other page answers a redirect to a login, 403 or 404.
 REPORTS = {"labeling:index", "labeling_report:reports", "labeling_report:report", "labeling_report:items",
            "labeling_report:report_download"}
-REACHES = {"viewer": REPORTS, "evaluator": REPORTS | {"labeling:help", "labeling:judge"}}
+# Evaluators judge blind: their own card, never a report (labeling.permissions).
+REACHES = {"viewer": REPORTS, "evaluator": {"labeling:index", "labeling:help", "labeling:judge"}}
 # Refused: a redirect to a login page, 401 (django-rq's token API), 403, 404, 405 (POST-only views).
 DENIED = (302, 401, 403, 404, 405)
 # Third-party views whose 500 on made-up ids (a queue job "x", django-rq's table-less admin model) is theirs.

@@ -67,7 +67,8 @@ def test_without_javascript_an_answer_redirects_back_to_the_card(login, people, 
     client = login(people["ana"])
     first = Assignment.objects.filter(evaluation=evaluation, evaluator=people["ana"]).order_by("order").first()
     response = client.post(reverse("labeling:answer", args=[first.pk]), {"key": "s"})
-    assert response.status_code == 302 and response.url == reverse("labeling:judge", args=[evaluation.pk])
+    assert response.status_code == 302
+    assert response.url == reverse("labeling:judge", args=[evaluation.pk]) + f"?answered={first.pk}"  # the echo
     assert Judgment.objects.get(assignment=first).verdict == "skip"
 
 

@@ -1,4 +1,5 @@
-"""The menu leads each group to the pages it may use: reports for readers, training for admins, and
+"""The menu leads each group to the pages it may use: reports for admins and reviewers (never for
+evaluators: blind judging), training for admins, and
 from the admin's list of evaluations to each one's report and disagreements."""
 import pytest
 from django.urls import reverse
@@ -14,7 +15,7 @@ def menu_links(client) -> set[str]:
     return {href for href in (REPORTS, TRAINING) if f'href="{href}"' in nav}
 
 
-@pytest.mark.parametrize("who, links", [("admin", {REPORTS, TRAINING}), ("ana", {REPORTS}), ("vera", {REPORTS})])
+@pytest.mark.parametrize("who, links", [("admin", {REPORTS, TRAINING}), ("ana", set()), ("vera", {REPORTS})])
 def test_the_menu_shows_reports_to_readers_and_training_to_admins(login, people, who, links):
     assert menu_links(login(people[who])) == links
 

@@ -45,7 +45,10 @@ def test_report_figures_equal_the_hand_computed_ones(client, fixture):
     estimate = doc["estimate"]
     assert estimate["p"] == pytest.approx(0.5625)
     assert estimate["standard_error"] == pytest.approx(0.0375 ** 0.5)
-    assert (estimate["low"], estimate["high"]) == (pytest.approx(0.182955, abs=1e-6), pytest.approx(0.942045, abs=1e-6))
+    # Wilson at n* = min(n_data, n_alloc): n_data = 0.5625·0.4375/0.0375 = 6.5625,
+    # n_alloc = 1 / (0.0625·(1 − 4/100)/4 + 0.5625·(1 − 4/300)/4) = 1 / 0.15375 = 6.504065
+    assert estimate["effective_n"] == pytest.approx(6.504065, abs=1e-6)
+    assert (estimate["low"], estimate["high"]) == (pytest.approx(0.236114, abs=1e-6), pytest.approx(0.842471, abs=1e-6))
     assert (estimate["population"], estimate["judged"]) == (400, 8)
     methods = {m["name"]: (m["correct"], m["judged"]) for m in doc["methods"]}
     assert methods == {"hreflang": (3, 4), "local": (2, 4)}
@@ -80,7 +83,7 @@ def test_report_page_shows_the_figures_and_links_to_their_items(client, fixture)
     client.force_login(fixture["viewer"])
     pk = fixture["evaluation"].pk
     page = client.get(reverse("labeling_report:report", args=[pk])).content.decode()
-    assert "0.563" in page and "0.183" in page and "0.942" in page  # the estimate (floatformat 3)
+    assert "0.563" in page and "0.236" in page and "0.842" in page  # the estimate (floatformat 3)
     assert "0.286" in page  # Cohen's κ ana / bo
     assert "<svg" in page and "Stratified estimate" in page
     items_url = reverse("labeling_report:items", args=[pk])
@@ -97,14 +100,17 @@ def test_items_behind_a_number_are_exactly_the_counted_ones(client, fixture):
     assert {key for key in fixture["items"] if f">{key}: " in page} == {"i3"}
 
 
-def test_an_evaluator_never_sees_the_verdict_of_an_item_still_to_judge(client, fixture):
-    client.force_login(fixture["bo"])
+def test_an_admin_who_judges_too_never_sees_the_verdict_of_an_item_still_to_judge(client, fixture):
+    fixture["evaluation"].evaluators.add(fixture["admin"])
+    i2 = fixture["items"]["i2"]  # ana said yes; the admin is given it too and has not judged it
+    from labeling.models import Assignment
+    Assignment.objects.create(evaluation=fixture["evaluation"], item=i2, evaluator=fixture["admin"], order=1)
+    client.force_login(fixture["admin"])
     page = client.get(reverse("labeling_report:items", args=[fixture["evaluation"].pk]), {"stratum": "hreflang · kept"}).content.decode()
-    row_i2 = page.split(f'id="item-{fixture["items"]["i2"].pk}"')[1].split("</tr>")[0]
-    assert "yours to judge first" in row_i2 and "tone-yes" not in row_i2
+    row_i2 = page.split(f'id="item-{i2.pk}"')[1].split("</tr>")[0]
+    assert "yours to judge first" in row_i2 and "tone-yes" not in row_i2 and "ana: yes" not in row_i2
     row_i1 = page.split(f'id="item-{fixture["items"]["i1"].pk}"')[1].split("</tr>")[0]
-    assert "tone-yes" in row_i1  # bo judged i1 already
-    assert "ana: yes" not in page  # individual judgments are for admins
+    assert "tone-yes" in row_i1 and "ana: yes" in row_i1  # not the admin's to judge: shown
 
 
 def test_report_csv_parses_and_matches_the_json(client, fixture):

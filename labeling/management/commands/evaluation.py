@@ -24,6 +24,8 @@ class Command(BaseCommand):
         create.add_argument("--overlap", type=float, default=0.2)
         create.add_argument("--purpose", default="estimate", help="estimate or improve")
         create.add_argument("--evaluator", action="append", required=True, help="user name (repeatable)")
+        create.add_argument("--show-machine-signals", action="store_true",
+                            help="improve evaluations only: the card shows the machine's decision and scores")
 
     def handle(self, *args, **o):
         users = get_user_model().objects.filter(username__in=o["evaluator"])
@@ -34,7 +36,8 @@ class Command(BaseCommand):
         form = EvaluationForm({"name": o["name"], "what": o["what"], "crawls": o["crawl"],
                                "stratify_by": o["stratify_by"], "sample_size": o["size"],
                                "seed": new_seed() if o["seed"] is None else o["seed"], "overlap": o["overlap"],
-                               "purpose": o["purpose"], "evaluators": [u.pk for u in users]})
+                               "purpose": o["purpose"], "evaluators": [u.pk for u in users],
+                               "show_machine_signals": o["show_machine_signals"]})
         if not form.is_valid():
             problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
             raise CommandError(f"cannot create the evaluation: {problems}")
