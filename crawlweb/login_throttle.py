@@ -1,10 +1,16 @@
-"""Failed logins are counted per account and per client address; past a limit, logins from that
-account or address are refused for a while, with a message saying so, and every failure is logged.
+"""Failed logins are counted per account from one client address, and per address; past a limit,
+logins to that account from that address, or any login from that address, are refused for a while,
+with a message saying so, and every failure is logged.
+
+Per account *and address*, not per account alone: five wrong passwords from anywhere locked any
+account, the admin's included, so anyone could keep the operator out. Now a guesser locks only
+themselves (their address after LOGIN_MAX_FAILURES_PER_ADDRESS tries on any accounts).
 
 Both login pages use it: the admin's (crawlweb/admin.py sets admin.site.login_form) and the labeling
-one (labeling/urls.py). Counts live in the "logins" cache, which is Redis when REDIS_URL is set, so every
-web process shares them. A correct password does not get through a lock: otherwise guessing would go on
-until it succeeds. A success clears the account's count (not the address's).
+one (labeling/urls.py). Counts live in the "logins" cache: Redis when REDIS_URL is set, else a table of
+the database, so every web process shares them. A correct password does not get through a lock:
+otherwise guessing would go on until it succeeds. A success clears its account-and-address count (not
+the address's).
 """
 from __future__ import annotations
 
@@ -34,8 +40,12 @@ def _key(kind: str, value: str) -> str:
     return f"login-failures:{kind}:{hashlib.sha256(value.encode('utf-8', 'replace')).hexdigest()}"
 
 
+def _account_key(username: str, address: str) -> str:
+    return _key("account", f"{username.strip().lower()}\n{address}")
+
+
 def _limits(username: str, address: str) -> list[tuple[str, int]]:
-    return [(_key("account", username.strip().lower()), settings.LOGIN_MAX_FAILURES_PER_ACCOUNT),
+    return [(_account_key(username, address), settings.LOGIN_MAX_FAILURES_PER_ACCOUNT),
             (_key("address", address), settings.LOGIN_MAX_FAILURES_PER_ADDRESS)]
 
 
@@ -57,8 +67,8 @@ def record_failure(username: str, address: str) -> None:
     log.warning("failed login for %r from %s (account %s, address %s)", username, address, *counts)
 
 
-def record_success(username: str) -> None:
-    caches["logins"].delete(_key("account", username.strip().lower()))
+def record_success(username: str, address: str) -> None:
+    caches["logins"].delete(_account_key(username, address))
 
 
 class ThrottledLoginMixin:
@@ -70,14 +80,14 @@ class ThrottledLoginMixin:
         if is_locked(username, address):
             log.warning("login refused for %r from %s: too many failed logins", username, address)
             minutes = max(1, round(settings.LOGIN_LOCKOUT_SECONDS / 60))
-            raise ValidationError(f"Too many failed logins for this account or from this address; "
-                                  f"try again in {minutes} minutes.", code="throttled")
+            raise ValidationError(f"Too many failed logins from this address (for this account, or for all "
+                                  f"accounts); try again in {minutes} minutes.", code="throttled")
         try:
             cleaned = super().clean()
         except ValidationError:
             record_failure(username, address)
             raise
-        record_success(username)
+        record_success(username, address)
         return cleaned
 
 

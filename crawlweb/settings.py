@@ -90,8 +90,8 @@ LOGIN_URL = "admin:login"
 # ModelBackend that reads the user's labeling groups with the user row: one query less per request.
 AUTHENTICATION_BACKENDS = ["labeling.auth_backend.LabelingGroupsBackend"]
 
-# --- Logins: failed attempts are counted per account and per address (crawlweb/login_throttle.py);
-# the counts are shared through Redis when there is one.
+# --- Logins: failed attempts are counted per account from one address, and per address
+# (crawlweb/login_throttle.py); the counts are shared through Redis, or the database without it.
 LOGIN_MAX_FAILURES_PER_ACCOUNT = env_number("LOGIN_MAX_FAILURES_PER_ACCOUNT", 5, minimum=1, integer=True)
 LOGIN_MAX_FAILURES_PER_ADDRESS = env_number("LOGIN_MAX_FAILURES_PER_ADDRESS", 20, minimum=1, integer=True)
 LOGIN_LOCKOUT_SECONDS = env_number("LOGIN_LOCKOUT_SECONDS", 900, minimum=1, integer=True)
@@ -104,9 +104,11 @@ JOB_TIMEOUT = env_number("JOB_TIMEOUT", 600, minimum=10, integer=True)
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Failed-login counts need one store for every web process (gunicorn -w 4): Redis, or the database
+    # (a table made by crawlweb's migration 0007), never each process's own memory.
     "logins": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                 "KEY_PREFIX": "crawlweb"} if REDIS_URL else
-               {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "logins"}),
+               {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "crawlweb_login_failures"}),
 }
 RQ_QUEUES = {
     name: {"URL": REDIS_URL or "redis://127.0.0.1:6379/0", "DEFAULT_TIMEOUT": JOB_TIMEOUT}
