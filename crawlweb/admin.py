@@ -1,10 +1,12 @@
 from django import forms
+from django.forms.fields import InvalidJSONInput, JSONString
 from django.core.exceptions import ValidationError
 from django.contrib import admin, messages
 from django.db import models
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
+from crawlweb import bounded_json
 from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
 from crawlweb.login_throttle import ThrottledAdminLoginForm
 from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site
@@ -71,10 +73,30 @@ class SeedAdmin(admin.ModelAdmin):
     search_fields = ("url", "label")
 
 
+class BoundedJSONField(forms.JSONField):
+    """The admin's JSON field, with the nesting of what is typed bounded before it is parsed
+    (crawlweb.bounded_json): 3,000 nested [ were a RecursionError and a 500, here and on re-display."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and not self.disabled and value not in self.empty_values:
+            try:
+                converted = bounded_json.loads(value)
+            except bounded_json.JsonInputError as error:
+                raise ValidationError(str(error), code="invalid") from None
+            return JSONString(converted) if isinstance(converted, str) else converted
+        return super().to_python(value)
+
+    def bound_data(self, data, initial):
+        if isinstance(data, str) and bounded_json.text_depth(data) > bounded_json.MAX_DEPTH:
+            return InvalidJSONInput(data)  # shown back as typed, never parsed
+        return super().bound_data(data, initial)
+
+
 class CrawlForm(forms.ModelForm):
     class Meta:
         model = Crawl
         fields = "__all__"
+        field_classes = {"config": BoundedJSONField}
 
     def clean_config(self):
         config = self.cleaned_data["config"]
