@@ -3,6 +3,9 @@ from django.forms.fields import InvalidJSONInput, JSONString
 from django.core.exceptions import ValidationError
 from django.contrib import admin, messages
 from django.db import models
+from django.http import Http404
+from django_rq.admin import QueueAdmin
+from django_rq.models import Dashboard
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
@@ -157,3 +160,17 @@ class LinkAdmin(admin.ModelAdmin):
     list_filter = ("kind", "out_of_site", "hreflang")
     search_fields = ("target_url", "anchor_text", "img_alt", "img_src")
     raw_id_fields = ("page",)
+
+
+class JobsDashboardAdmin(QueueAdmin):
+    """django-rq's admin link to its dashboard is a model without a table (Dashboard, managed = False):
+    it has no object to change, delete or show the history of, and those pages queried the missing
+    table (a 500). They answer 404; the link and the dashboard's own pages stay as django-rq makes them."""
+
+    def get_object(self, request, object_id, from_field=None):
+        raise Http404("the jobs dashboard has no objects")
+
+
+if admin.site.is_registered(Dashboard):
+    admin.site.unregister(Dashboard)
+    admin.site.register(Dashboard, JobsDashboardAdmin)

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "crawlweb.ids.IdRangeMiddleware",
+    "crawlweb.not_found.DjangoRqNotFoundMiddleware",
 ]
 
 ROOT_URLCONF = "crawlweb.urls"
