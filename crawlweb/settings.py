@@ -13,6 +13,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = secret_key("SECRET_KEY", VAR_DIR / "secret_key")
+# Where the key came from when SECRET_KEY is not set: generated on this host (check --deploy warns).
+SECRET_KEY_FILE = None if env_str("SECRET_KEY", "") else VAR_DIR / "secret_key"
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
