@@ -59,9 +59,14 @@ class SeedListAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
             added, errors = import_seeds(seed_list, upload.read(), upload.name)
-            messages.success(request, f"{added} seeds added from {upload.name}.")
+            refused = next((error for error in errors if error.whole_file), None)
+            if refused is not None:
+                messages.error(request, f"Nothing imported from {upload.name}: {refused.problem}")
+            else:
+                messages.success(request, f"{added} seeds added from {upload.name}.")
             for error in errors:
-                messages.warning(request, f"Skipped {error}")
+                if not error.whole_file:
+                    messages.warning(request, f"Skipped {error}")
             return redirect(reverse("admin:crawlweb_seedlist_change", args=[seed_list.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "seed_list": seed_list,
                    "opts": self.model._meta, "title": f"Import seeds into {seed_list}"}
