@@ -1,13 +1,13 @@
 from django import forms
-from django.forms.fields import InvalidJSONInput, JSONString
-from django.core.exceptions import ValidationError
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput, JSONString
 from django.http import Http404
-from django_rq.admin import QueueAdmin
-from django_rq.models import Dashboard
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django_rq.admin import QueueAdmin
+from django_rq.models import Dashboard
 
 from crawlweb import bounded_json
 from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
