@@ -1,7 +1,11 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 urlpatterns = [
+    # Pages name their icon (base.html); browsers still ask for /favicon.ico on pages that do not.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
     path("jobs/", include("crawlweb.dashboard.job_urls")),
