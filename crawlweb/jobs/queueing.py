@@ -45,14 +45,19 @@ def uses_redis() -> bool:
 
 @lru_cache(maxsize=None)
 def _takes_crawl_id(func: Callable) -> bool:
-    parameters = list(inspect.signature(func).parameters)
+    try:
+        parameters = list(inspect.signature(func).parameters)
+    except (TypeError, ValueError):  # a callable without a signature belongs to no crawl
+        return False
     return bool(parameters) and parameters[0] == "crawl_id"
 
 
 def job_crawl_id(func: Callable, args: tuple) -> int | None:
     """The crawl a job works for: its first argument when the function names it ``crawl_id`` (every
     job of a crawl does; a training run's job takes ``run_id``), else None."""
-    return int(args[0]) if args and _takes_crawl_id(func) else None
+    if not args or not _takes_crawl_id(func) or isinstance(args[0], bool) or not isinstance(args[0], int):
+        return None
+    return args[0]
 
 
 def job_name(func: Callable) -> str:
@@ -199,7 +204,10 @@ class InProcessWorker:
                 with self._idle:
                     self._current = None
                     self._unfinished -= 1
-                    self._by_crawl[job_crawl_id(func, args), job_name(func)] -= 1
+                    key = job_crawl_id(func, args), job_name(func)
+                    self._by_crawl[key] -= 1
+                    if not self._by_crawl[key]:
+                        del self._by_crawl[key]  # the counter stays as small as the jobs waiting
                     self._idle.notify_all()
 
 

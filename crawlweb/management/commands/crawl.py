@@ -130,8 +130,8 @@ class Command(BaseCommand):
                 wait_for_crawl_jobs(crawl, self.stdout.write)
         except KeyboardInterrupt:
             self.stdout.write("\nstopped following; the crawl goes on" if uses_redis() else
-                              f"\nstopped: the crawl's jobs ran in this process and end with it (`crawl kick {crawl.pk}`"
-                              " from a process that stays up goes on)")
+                              f"\nstopped: the crawl's jobs ran in this process and end with it; `crawl pause {crawl.pk}`"
+                              f" then `crawl resume {crawl.pk}` goes on")
 
     def _summary(self, crawl: Crawl) -> None:
         crawl.refresh_from_db()
