@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from crawlweb.crawler.urls import site_name
-from crawlweb.jobs.queueing import describe_jobs, enqueue, pending_crawl_jobs, uses_redis
+from crawlweb.jobs.queueing import describe_jobs, enqueue, pending_crawl_jobs, queue_behind_crawl_jobs, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
@@ -143,9 +143,7 @@ def _step(crawl: Crawl, owner: str) -> int:
             enqueue(crawl_step, crawl.pk)  # the strategy found more to fetch (frontier.strategies.refill)
             return 0
         if dry and _own_jobs_pending(crawl):
-            if _step_seconds() > 0.0:  # jobs run beside the steps: give them a moment
-                time.sleep(MAX_IDLE_WAIT_S)
-            enqueue(crawl_step, crawl.pk)
+            _wait_for_own_jobs(crawl)
             return 0
         if dry:
             # Nothing left, or only Targets postponed far ahead (retries, an unreachable
@@ -215,6 +213,21 @@ def _own_jobs_pending(crawl: Crawl) -> bool:
     if pending:
         log.debug("crawl %s: nothing to lease, waiting for %s", crawl.pk, describe_jobs(pending))
     return bool(pending)
+
+
+def _wait_for_own_jobs(crawl: Crawl) -> None:
+    """Look again once the crawl's follow-up jobs had their turn. On RQ the next step queues behind
+    them on their own queue (FIFO): a worker that takes queue "crawl" first (`rqworker crawl score`,
+    a burst worker over QUEUE_NAMES) would otherwise run nothing but steps that look and re-queue.
+    In-process each queue has its own thread, so a second's pause is enough; synchronous jobs
+    the step enqueued run before its successor anyway."""
+    behind = queue_behind_crawl_jobs(crawl.pk)
+    if behind:
+        enqueue(crawl_step, crawl.pk, queue_name=behind, follow_up=False)
+        return
+    if _step_seconds() > 0.0:  # they run beside the steps (or on other workers): give them a moment
+        time.sleep(MAX_IDLE_WAIT_S)
+    enqueue(crawl_step, crawl.pk)
 
 
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int, owner: str) -> list[Future]:

@@ -32,11 +32,13 @@ QUEUE_NAMES = ("crawl", "score", "train")
 FOLLOW_UP_QUEUES = ("score", "train")
 
 
-def enqueue(func: Callable, *args, queue_name: str = "crawl") -> None:
-    """Run ``func(*args)`` as a background job once the current transaction commits."""
+def enqueue(func: Callable, *args, queue_name: str = "crawl", follow_up: bool = True) -> None:
+    """Run ``func(*args)`` as a background job once the current transaction commits. A job of a
+    crawl (job_crawl_id) on a follow-up queue counts among the crawl's pending follow-ups unless
+    ``follow_up`` is False (a crawl step queued behind them, crawl_step._wait_for_own_jobs)."""
     if queue_name not in QUEUE_NAMES:
         raise ValueError(f"unknown queue {queue_name!r}; queues are {', '.join(QUEUE_NAMES)}")
-    transaction.on_commit(lambda: _dispatch(func, args, queue_name))
+    transaction.on_commit(lambda: _dispatch(func, args, queue_name, follow_up))
 
 
 def uses_redis() -> bool:
@@ -64,14 +66,14 @@ def job_name(func: Callable) -> str:
     return getattr(func, "__name__", str(func))
 
 
-def _dispatch(func: Callable, args: tuple, queue_name: str) -> None:
+def _dispatch(func: Callable, args: tuple, queue_name: str, follow_up: bool = True) -> None:
     if uses_redis():
         import django_rq  # imported here only so the embedded mode needs no Redis client set-up
 
         rq_queue = django_rq.get_queue(queue_name)
         job_id = uuid.uuid4().hex
         crawl_id = job_crawl_id(func, args)
-        if crawl_id is not None and queue_name in FOLLOW_UP_QUEUES:
+        if crawl_id is not None and queue_name in FOLLOW_UP_QUEUES and follow_up:
             # noted before it is queued: a crawl step never sees it queued yet unknown
             rq_crawl_jobs.remember(rq_queue.connection, crawl_id, job_id)
         rq_queue.enqueue(
@@ -260,6 +262,18 @@ def pending_crawl_jobs(crawl_id: int, queue_names: tuple[str, ...] = FOLLOW_UP_Q
     with _workers_lock:
         workers = [worker for name, worker in _workers.items() if name in queue_names]
     return sum((worker.jobs_of(crawl_id) for worker in workers), Counter())
+
+
+def queue_behind_crawl_jobs(crawl_id: int) -> str | None:
+    """On RQ: the follow-up queue on which one of the crawl's jobs still waits to be taken (the
+    last such queue in FOLLOW_UP_QUEUES order), so a job queued there runs after it; else None."""
+    if not uses_redis():
+        return None
+    import django_rq
+
+    waiting = {job.queue for job in rq_crawl_jobs.pending_jobs(django_rq.get_connection(FOLLOW_UP_QUEUES[0]), crawl_id)
+               if job.queued}
+    return next((name for name in reversed(FOLLOW_UP_QUEUES) if name in waiting), None)
 
 
 def crawls_with_pending_jobs() -> set[int]:

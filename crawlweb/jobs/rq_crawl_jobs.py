@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass
 
 from rq.job import Job
 
@@ -17,7 +18,7 @@ INDEX_KEY = "crawlweb:crawls-with-jobs"
 PENDING_STATUSES = {"queued", "started", "deferred", "scheduled"}
 # A job id is noted just before RQ stores the job: an id without a job hash is taken for one about
 # to be queued for this long, then for one that expired.
-NOT_YET_QUEUED_S = 60.0
+NOT_YET_QUEUED_S = 10.0
 CHUNK = 500
 
 
@@ -38,25 +39,32 @@ def _name_of(description: bytes | None) -> str:
     return call.split("(", 1)[0].rsplit(".", 1)[-1] or "job"
 
 
-def pending(connection, crawl_id: int) -> Counter:
-    """Job name -> the crawl's follow-up jobs queued, deferred, scheduled or running."""
+@dataclass(frozen=True)
+class PendingJob:
+    name: str   # the job function's name
+    queue: str  # "" for a job about to be queued
+    queued: bool  # waiting in its queue (not yet taken by a worker)
+
+
+def pending_jobs(connection, crawl_id: int) -> list[PendingJob]:
+    """The crawl's follow-up jobs queued, deferred, scheduled or running."""
     key, now = crawl_key(crawl_id), time.time()
     noted = connection.zrange(key, 0, -1, withscores=True)
-    jobs: Counter = Counter()
+    jobs: list[PendingJob] = []
     ended = []
     for start in range(0, len(noted), CHUNK):
         chunk = noted[start:start + CHUNK]
         pipe = connection.pipeline()
         for job_id, _ in chunk:
-            pipe.hmget(Job.key_for(job_id.decode()), "status", "description")
-        for (job_id, noted_at), (status, description) in zip(chunk, pipe.execute()):
+            pipe.hmget(Job.key_for(job_id.decode()), "status", "description", "origin")
+        for (job_id, noted_at), (status, description, origin) in zip(chunk, pipe.execute()):
             if status is None:
                 if now - noted_at < NOT_YET_QUEUED_S:
-                    jobs["job being queued"] += 1
+                    jobs.append(PendingJob("job being queued", "", False))
                 else:
                     ended.append(job_id)
             elif status.decode() in PENDING_STATUSES:
-                jobs[_name_of(description)] += 1
+                jobs.append(PendingJob(_name_of(description), (origin or b"").decode(), status == b"queued"))
             else:
                 ended.append(job_id)
     if ended:
@@ -64,6 +72,11 @@ def pending(connection, crawl_id: int) -> Counter:
     if not jobs and not connection.zcard(key):
         connection.srem(INDEX_KEY, crawl_id)
     return jobs
+
+
+def pending(connection, crawl_id: int) -> Counter:
+    """Job name -> the crawl's follow-up jobs queued, deferred, scheduled or running."""
+    return Counter(job.name for job in pending_jobs(connection, crawl_id))
 
 
 def crawls(connection) -> set[int]:

@@ -60,25 +60,46 @@ def test_an_in_process_crawl_waits_for_its_own_job_and_the_jobs_page_says_so(set
 
 
 @pytest.mark.services
-def test_a_crawl_on_rq_waits_for_its_queued_job_and_the_jobs_page_says_so(settings, crawl_settings, admin_client,
-                                                                          empty_queues, tmp_path):
+def test_a_crawl_on_rq_waits_for_its_running_job_and_the_jobs_page_says_so(settings, crawl_settings, admin_client,
+                                                                           empty_queues, tmp_path):
+    """Workers per queue: the crawl's job runs on the score worker while the crawl worker's steps look."""
     set_job_mode(settings, "rq")
-    import django_rq
-    from rq.job import Job
-
+    release = tmp_path / "release"
     crawl = Crawl.objects.create(name="waiting", page_budget=10)
-    enqueue(hold_crawl, crawl.pk, str(tmp_path / "never"), queue_name="score")  # no score worker: stays queued
-    [job_id] = django_rq.get_queue("score").get_job_ids()
+    enqueue(hold_crawl, crawl.pk, str(release), queue_name="score")
     start_crawl(crawl)
-    steps = start_rq_worker(["crawl"], settings.REDIS_URL, tmp_path, burst=True)  # ends when the crawl does
+    workers = [start_rq_worker(["crawl"], settings.REDIS_URL, tmp_path, burst=True),  # each ends when
+               start_rq_worker(["score"], settings.REDIS_URL, tmp_path, burst=True)]  # its queue is empty
     try:
-        assert still_running_after(crawl, 5)  # the worker's start-up, then 1 s with nothing due
+        assert still_running_after(crawl, 5)  # the workers' start-up, then 1 s with nothing due
         rows = waits_row(admin_client)
         assert "waiting (#" in rows and "1 hold_crawl" in rows, rows
-        Job.fetch(job_id, connection=django_rq.get_connection("score")).cancel()
+        release.write_text("go\n")
         assert finished_within(crawl, 30)
     finally:
-        steps.wait(60)
+        release.write_text("go\n")
+        for worker in workers:
+            worker.wait(60)
     assert "frontier empty" in Crawl.objects.get(pk=crawl.pk).status_message
-    rows = waits_row(admin_client)  # no score worker: the finished crawl's verdicts wait, and say so
-    assert "hold_crawl" not in rows and "finished" in rows and "1 combine_site_verdicts" in rows, rows
+    assert "hold_crawl" not in admin_client.get("/jobs/").content.decode()
+
+
+@pytest.mark.services
+def test_one_worker_that_takes_crawl_steps_first_still_runs_the_jobs_they_wait_for(settings, crawl_settings,
+                                                                                   empty_queues, tmp_path):
+    """`rqworker crawl score train`: a waiting step that only re-queued itself on "crawl" would be all
+    this worker ever ran. It queues behind the crawl's job instead, so the job runs and the crawl ends."""
+    set_job_mode(settings, "rq")
+    release = tmp_path / "release"
+    release.write_text("go\n")  # the job ends as soon as it runs
+    crawl = Crawl.objects.create(name="one worker", page_budget=10)
+    enqueue(hold_crawl, crawl.pk, str(release), queue_name="score")
+    start_crawl(crawl)
+    worker = start_rq_worker(["crawl", "score", "train"], settings.REDIS_URL, tmp_path, burst=True)
+    try:
+        assert worker.wait(90) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED and "frontier empty" in crawl.status_message
