@@ -62,4 +62,3 @@ def test_crawl_start_returns_with_the_site_verdicts_and_the_last_pass_stored(tes
     assert value(database, CrawlScoring, "pages_at_last_pass", "crawl_id = ?", crawl_id) == pages
     assert value(database, CrawlScoring, "passes", "crawl_id = ?", crawl_id) >= 1
     assert count(database, CandidatePair, "crawl_id = ? AND kept", crawl_id) > 0
-    assert "waiting for the crawl's follow-up jobs" in done.stdout, done.stdout

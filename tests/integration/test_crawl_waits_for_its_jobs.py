@@ -7,6 +7,7 @@ import pytest
 from crawlweb.jobs.queueing import enqueue, wait_for_in_process_jobs
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_control import start_crawl
+from crawlweb.services.crawl_progress import wait_for_crawl_jobs
 from tests.conftest import set_job_mode
 from tests.integration.helpers import start_rq_worker
 from tests.integration.job_health_jobs import hold_crawl
@@ -103,3 +104,23 @@ def test_one_worker_that_takes_crawl_steps_first_still_runs_the_jobs_they_wait_f
             worker.kill()
     crawl.refresh_from_db()
     assert crawl.state == Crawl.State.FINISHED and "frontier empty" in crawl.status_message
+
+
+def test_the_command_s_wait_says_what_it_waits_for(settings, tmp_path):
+    """What `crawl start` prints while the crawl's jobs run in its own process."""
+    set_job_mode(settings, "thread")
+    release = tmp_path / "release"
+    crawl = Crawl.objects.create(name="printed", page_budget=10)
+    other = Crawl.objects.create(name="other", page_budget=10)
+    enqueue(hold_crawl, other.pk, str(tmp_path / "other-release"), queue_name="train")  # not this crawl's
+    enqueue(hold_crawl, crawl.pk, str(release), queue_name="score")
+    lines = []
+
+    def write(line: str) -> None:
+        lines.append(line)
+        release.write_text("go\n")
+
+    wait_for_crawl_jobs(crawl, write)
+    assert lines == ["waiting for the crawl's follow-up jobs: 1 hold_crawl", "the crawl's follow-up jobs are done"]
+    (tmp_path / "other-release").write_text("go\n")
+    assert wait_for_in_process_jobs(30)
