@@ -219,7 +219,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO",
                                                           ("DEBUG", "INFO", "WARNING", "ERROR"))},
-    "loggers": {"django.server": {"level": "WARNING"}},
+    "filters": {"forbidden_without_traceback": {"()": "crawlweb.log_filters.ForbiddenWithoutTraceback"}},
+    "loggers": {"django.server": {"level": "WARNING"},
+                "django.request": {"filters": ["forbidden_without_traceback"]}},
 }
 
 # --- Pairing (Pupsniffer). Defaults are the method's values; see evaluation/services/config.py.

@@ -1,15 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from crawlweb.login_throttle import ThrottledLoginForm
-from labeling.views import create, judge, page_copy, sessions
+from labeling.views import create, judge, login, page_copy, sessions
 
 app_name = "labeling"
 
 urlpatterns = [
     path("", sessions.index, name="index"),
-    path("login/", auth_views.LoginView.as_view(template_name="labeling/login.html",
-                                                authentication_form=ThrottledLoginForm), name="login"),
+    path("login/", login.RoleLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="labeling:login"), name="logout"),
     path("new/", create.new_evaluation, name="new"),
     path("new/margins/", create.margins, name="margins"),

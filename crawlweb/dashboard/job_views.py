@@ -6,6 +6,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from crawlweb.dashboard import job_health
+from crawlweb.dashboard.crawl_waits import crawl_waits
 from crawlweb.jobs.queueing import in_process_states, uses_redis
 
 
@@ -13,9 +14,11 @@ from crawlweb.jobs.queueing import in_process_states, uses_redis
 @staff_member_required
 def jobs(request):
     if not uses_redis():
-        return render(request, "dashboard/jobs.html", {"embedded": True, "in_process": in_process_states()})
+        return render(request, "dashboard/jobs.html", {"embedded": True, "in_process": in_process_states(),
+                                                       "crawl_waits": crawl_waits()})
     context = {"embedded": False, "queues": job_health.queue_health(), "workers": job_health.worker_health(),
-               "failed": job_health.failed_jobs(), "failed_shown": job_health.FAILED_SHOWN}
+               "failed": job_health.failed_jobs(), "failed_shown": job_health.FAILED_SHOWN,
+               "crawl_waits": crawl_waits()}
     return render(request, "dashboard/jobs.html", context)
 
 

@@ -20,6 +20,7 @@ from django.db import connections
 from rq.registry import StartedJobRegistry
 
 from crawlweb.jobs.crawl_step import crawl_step
+from crawlweb.jobs.queueing import pending_crawl_jobs
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_control import CrawlStateError, kick_crawl
 
@@ -74,7 +75,11 @@ class ChainWatch:
         if not queue.connection.set(LOCK_KEY, "1", nx=True, px=max(1, int(self.interval_s * 900))):
             return []  # another worker looked within this interval
         running = set(Crawl.objects.filter(state=Crawl.State.RUNNING).values_list("pk", flat=True))
-        revive, self.seen_before = chainless(running, chained_crawls(queue), self.seen_before)
+        chained = chained_crawls(queue)
+        # A crawl with nothing to lease parks its step behind its own follow-up jobs (on queue score
+        # or train, crawl_step._wait_for_own_jobs): while they are pending, its chain is there.
+        chained |= {crawl_id for crawl_id in running - chained if pending_crawl_jobs(crawl_id)}
+        revive, self.seen_before = chainless(running, chained, self.seen_before)
         revived = []
         for crawl in Crawl.objects.filter(pk__in=revive):
             try:

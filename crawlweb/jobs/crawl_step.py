@@ -16,13 +16,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from django.conf import settings
 from rq import get_current_job
 from django.db import OperationalError
-from django.db.models import Count, Max, Q, Subquery
+from django.db.models import Count, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from crawlweb.crawler.fetch import UNEXPECTED, FetchResult
 from crawlweb.crawler.urls import site_name
-from crawlweb.jobs.queueing import enqueue, uses_redis
+from crawlweb.jobs.queueing import describe_jobs, enqueue, pending_crawl_jobs, queue_behind_crawl_jobs, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
@@ -33,12 +33,10 @@ from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from frontier.models import Target
-from frontier.strategies import strategy_for
 
 log = logging.getLogger(__name__)
 # How long an idle step waits for a host's politeness clock before handing over to the next job.
 MAX_IDLE_WAIT_S = 1.0
-BACK_FORWARD_QUIET_S = 30.0  # see _detector_may_add_targets
 # How long the first page back waits for others to be stored with it (see _come_back).
 STORE_PATIENCE_S = 0.2
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -145,9 +143,8 @@ def _step(crawl: Crawl, owner: str) -> int:
         if dry and run_dry_followups(crawl):
             enqueue(crawl_step, crawl.pk)  # the strategy found more to fetch (frontier.strategies.refill)
             return 0
-        if dry and _detector_may_add_targets(crawl):
-            time.sleep(MAX_IDLE_WAIT_S)
-            enqueue(crawl_step, crawl.pk)
+        if dry and _own_jobs_pending(crawl):
+            _wait_for_own_jobs(crawl)
             return 0
         if dry:
             # Nothing left, or only Targets postponed far ahead (retries, an unreachable
@@ -206,20 +203,32 @@ def _step_seconds() -> float:
     return settings.CRAWLER_STEP_SECONDS
 
 
-def _detector_may_add_targets(crawl: Crawl) -> bool:
-    """A back/forward crawl's Targets come from the BS Detector's jobs, which run beside its steps
-    (queue score) and add the backlinks of each site they find bilingual. With nothing to lease, such a
-    crawl finishes only once it has been quiet (no Target added or fetched) for BACK_FORWARD_QUIET_S
-    (or CRAWLER_IDLE_FINISH_SECONDS when shorter): a detector job stores a Target for every page it
-    reads, so half a minute of quiet means none is at work. Finishing at the first empty lease ended the demo's crawl of the test
-    web after 17 of its 220 pages, its detector jobs still running. Synchronous jobs run between
-    steps, so there nothing can be pending."""
-    if _step_seconds() == 0.0 or not strategy_for(crawl).back_and_forth:
-        return False
-    last = Target.objects.filter(crawl=crawl).aggregate(added=Max("created_at"), fetched=Max("fetched_at"))
-    latest = max((moment for moment in last.values() if moment is not None), default=None)
-    quiet_s = min(settings.CRAWLER_IDLE_FINISH_SECONDS, BACK_FORWARD_QUIET_S)
-    return latest is not None and (timezone.now() - latest).total_seconds() < quiet_s
+def _own_jobs_pending(crawl: Crawl) -> bool:
+    """Whether the crawl's own follow-up jobs (the BS Detector's, placement, scoring, learning) are
+    queued or running: they may add Targets (a bilingual site's backlinks, deep-page guesses), so a
+    crawl with nothing to lease is not out of work while they wait. A second crawl started while the
+    first one's scoring filled the queue finished after its 4 seed pages, "frontier empty", its
+    detector jobs still queued behind. Synchronous jobs the step enqueued run after it returns: the
+    step just goes to the back of that line."""
+    pending = pending_crawl_jobs(crawl.pk)
+    if pending:
+        log.debug("crawl %s: nothing to lease, waiting for %s", crawl.pk, describe_jobs(pending))
+    return bool(pending)
+
+
+def _wait_for_own_jobs(crawl: Crawl) -> None:
+    """Look again once the crawl's follow-up jobs had their turn. On RQ the next step queues behind
+    them on their own queue (FIFO): a worker that takes queue "crawl" first (`rqworker crawl score`,
+    a burst worker over QUEUE_NAMES) would otherwise run nothing but steps that look and re-queue.
+    In-process each queue has its own thread, so a second's pause is enough; synchronous jobs
+    the step enqueued run before its successor anyway."""
+    behind = queue_behind_crawl_jobs(crawl.pk)
+    if behind:
+        enqueue(crawl_step, crawl.pk, queue_name=behind, follow_up=False)
+        return
+    if _step_seconds() > 0.0:  # they run beside the steps (or on other workers): give them a moment
+        time.sleep(MAX_IDLE_WAIT_S)
+    enqueue(crawl_step, crawl.pk)
 
 
 def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int, owner: str) -> list[Future]:

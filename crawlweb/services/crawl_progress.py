@@ -13,6 +13,7 @@ from typing import Callable
 from django.conf import settings
 from django.db import connection
 
+from crawlweb.jobs.queueing import QUEUE_NAMES, describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl
 from crawlweb.progress import Snapshot
 from crawlweb.progress_display import ProgressDisplay, raw_stream
@@ -53,6 +54,22 @@ def follow_crawl(crawl: Crawl, display: ProgressDisplay, *, until: Callable[[Cra
     finally:
         display.close(snapshot)
     return snapshot
+
+
+def wait_for_crawl_jobs(crawl: Crawl, write: Callable[[str], None], *, wait: Callable[[float], None] = time.sleep,
+                        queue_names: tuple[str, ...] = QUEUE_NAMES) -> None:
+    """Return once none of the crawl's jobs is queued or running, writing what is left whenever it
+    changes. The embedded mode's jobs run in this process: a command that returned earlier took the
+    crawl's last pairing pass and its site verdicts with it."""
+    said = ""
+    while jobs := pending_crawl_jobs(crawl.pk, queue_names):
+        left = describe_jobs(jobs)
+        if left != said:
+            write(f"waiting for the crawl's follow-up jobs: {left}")
+            said = left
+        wait(POLL_SECONDS)
+    if said:
+        write("the crawl's follow-up jobs are done")
 
 
 @contextmanager

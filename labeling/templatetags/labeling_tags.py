@@ -4,7 +4,7 @@ from urllib.parse import urlsplit
 from django import template
 
 from labeling.agreement import kappa_reading
-from labeling.permissions import is_admin, may_read_reports
+from labeling.permissions import is_admin, is_viewer, may_read_reports
 
 register = template.Library()
 
@@ -29,6 +29,12 @@ def percent(value, digits: int = 1) -> str:
 def labeling_admin(user) -> bool:
     """For menus: the links a user may follow (the views check again)."""
     return is_admin(user)
+
+
+@register.filter
+def labeling_viewer(user) -> bool:
+    """Whoever may open the labeling pages (any labeling group): the menu's Labeling link."""
+    return is_viewer(user)
 
 
 @register.filter

@@ -1,4 +1,8 @@
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 from django.db import connections
 
@@ -36,3 +40,20 @@ def start_workers(*bodies) -> list[threading.Thread]:
 def join_workers(threads: list[threading.Thread], timeout: float = 30) -> None:
     for thread in threads:
         thread.join(timeout)
+
+
+def start_rq_worker(queues: list[str], redis_url: str, var_dir: Path, proxy_url: str = "",
+                    burst: bool = False) -> subprocess.Popen:
+    """A real `manage.py rqworker` on the test database, with quick crawl settings (politeness 0,
+    finished after a second with nothing due, no chain watch)."""
+    from tests.integration.test_two_workers import database_url_of_test_database
+
+    env = dict(os.environ, DATABASE_URL=database_url_of_test_database(), REDIS_URL=redis_url,
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", CRAWLER_HOST_INTERVAL="0",
+               CRAWLER_IDLE_FINISH_SECONDS="1", CRAWLER_READ_TIMEOUT="5", CRAWLER_CHAIN_WATCH_SECONDS="0",
+               WARC_DIR=str(var_dir / "warc"), VAR_DIR=str(var_dir))
+    if proxy_url:
+        env.update(HTTP_PROXY=proxy_url, http_proxy=proxy_url)
+    return subprocess.Popen([sys.executable, "manage.py", "rqworker", *queues, *(["--burst"] if burst else [])],
+                            cwd=Path(__file__).resolve().parents[2], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

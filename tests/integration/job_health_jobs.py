@@ -20,3 +20,8 @@ def wait_for_file(release: str, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"{release} never appeared")
         time.sleep(0.05)
+
+
+def hold_crawl(crawl_id: int, release: str) -> None:
+    """A follow-up job of crawl ``crawl_id`` (its first parameter says so) busy until ``release`` exists."""
+    wait_for_file(release)

@@ -12,7 +12,7 @@ from crawlweb.crawl_setup.presets import preset_names
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services import crawl_control
-from crawlweb.services.crawl_progress import display_for, follow_crawl
+from crawlweb.services.crawl_progress import display_for, follow_crawl, wait_for_crawl_jobs
 from crawlweb.seed_import import parse_seed_file
 from crawlweb.services.seeds import import_seeds
 from frontier.models import Target
@@ -119,14 +119,19 @@ class Command(BaseCommand):
 
     def _follow(self, crawl: Crawl) -> None:
         """A live progress line until the crawl leaves the running state (plain lines when not on a
-        terminal); Ctrl-C leaves the crawl running."""
+        terminal), then, when its jobs run in this process, until its follow-up jobs (the last
+        pairing pass, the site verdicts) are done; Ctrl-C leaves the crawl running."""
         if uses_redis():
             self.stdout.write("jobs run on RQ workers: python manage.py rqworker score train crawl")
         display = display_for(self.stdout, f"crawl {crawl.pk}")
         try:
             follow_crawl(crawl, display)
+            if not uses_redis():
+                wait_for_crawl_jobs(crawl, self.stdout.write)
         except KeyboardInterrupt:
-            self.stdout.write("\nstopped following; the crawl goes on")
+            self.stdout.write("\nstopped following; the crawl goes on" if uses_redis() else
+                              f"\nstopped: the crawl's jobs ran in this process and end with it; `crawl pause {crawl.pk}`"
+                              f" then `crawl resume {crawl.pk}` goes on")
 
     def _summary(self, crawl: Crawl) -> None:
         crawl.refresh_from_db()

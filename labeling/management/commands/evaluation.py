@@ -1,16 +1,21 @@
-"""python manage.py evaluation create …: an evaluation from the command line (the demo, scripts)."""
+"""python manage.py evaluation create …: an evaluation from the command line (the demo, scripts);
+python manage.py evaluation add-evaluator NAME: an evaluator's account."""
 from __future__ import annotations
+
+import sys
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from crawlweb.models import Crawl
+from labeling.accounts import AccountError, add_evaluator, one_time_password
 from labeling.creation import create_evaluation
 from labeling.forms import EvaluationForm, new_seed
 
 
 class Command(BaseCommand):
-    help = "Create an evaluation: draw its sample from crawls and assign it to evaluators."
+    stealth_options = ("stdin",)  # call_command(..., stdin=...) in tests, as createsuperuser takes it
+    help = "Create an evaluation (draw its sample from crawls and assign it to evaluators), or an evaluator."
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)
@@ -26,8 +31,30 @@ class Command(BaseCommand):
         create.add_argument("--evaluator", action="append", required=True, help="user name (repeatable)")
         create.add_argument("--show-machine-signals", action="store_true",
                             help="improve evaluations only: the card shows the machine's decision and scores")
+        evaluator = sub.add_parser("add-evaluator", help="create a user in the evaluators group")
+        evaluator.add_argument("name", help="the new user name")
+        evaluator.add_argument("--email", default="")
+        evaluator.add_argument("--password-stdin", action="store_true",
+                               help="read the password from standard input (else one is generated and printed)")
 
     def handle(self, *args, **o):
+        if o["action"] == "add-evaluator":
+            self._add_evaluator(o["name"], o["email"], o.get("stdin") or sys.stdin if o["password_stdin"] else None)
+        else:
+            self._create(o)
+
+    def _add_evaluator(self, name: str, email: str, stdin) -> None:
+        """With ``stdin``: the password is its first line; else one is generated and printed."""
+        password = (stdin.readline() if stdin else one_time_password()).rstrip("\r\n")
+        try:
+            user = add_evaluator(name, email, password)
+        except AccountError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(f"evaluator {user.username} created (group evaluators); log in at /labeling/login/")
+        if not stdin:
+            self.stdout.write(f"password: {password}\n(shown only this once: hand it over privately)")
+
+    def _create(self, o) -> None:
         users = get_user_model().objects.filter(username__in=o["evaluator"])
         missing = sorted(set(o["evaluator"]) - set(users.values_list("username", flat=True)))
         if missing:
