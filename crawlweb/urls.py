@@ -9,7 +9,7 @@ urlpatterns = [
     # Before the admin's own: the same shortcut, answering 404 for a model without a table.
     path("admin/r/<int:content_type_id>/<path:object_id>/", view_on_site, name="view_on_site"),
     # Pages name their icon (base.html); browsers still ask for /favicon.ico on pages that do not.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True), name="favicon"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
     path("jobs/", include("crawlweb.dashboard.job_urls")),
