@@ -10,10 +10,12 @@ import copy
 import json
 import re
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from . import judging_cases as cases
+from .heavy_tail import UNIFORM
 from .hostile import HOSTILE_HOSTS, hostile_response
 from . import pages as page_models
 from .pages import PageModel
@@ -46,11 +48,13 @@ class TestWeb:
 
     def __init__(self, seed: int, size: int, pages_per_site: int, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False):
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False,
+                 size_distribution: str = UNIFORM):
         self.seed, self.size, self.pages_per_site = seed, size, pages_per_site
+        self.size_distribution = size_distribution
         self.slow_delay_s = float(slow_delay_s)
         self.oversized_bytes = int(oversized_bytes)
-        self.sites: list[SiteSpec] = plan_sites(seed, size, pages_per_site)
+        self.sites: list[SiteSpec] = plan_sites(seed, size, pages_per_site, size_distribution)
         self.real_sites: RealSites | None = None
         self._site_by_host = {host: site for site in self.sites for host in site.hosts}
         # Pages for evaluators to judge (judging_cases.py): on the first bilingual site, when asked for.
@@ -59,15 +63,22 @@ class TestWeb:
                             if self.case_site else {})
         self._lock = threading.Lock()
         self._backlink_lock = threading.Lock()
-        self._models: dict[int, dict[str, PageModel]] = {}
+        # Least recently used sites first; at most MODEL_CACHE_PAGES models are kept (a web of 100,000
+        # pages would otherwise hold them all: ~3 KB each), a site's models being rebuilt when evicted.
+        self._models: OrderedDict[int, dict[str, PageModel]] = OrderedDict()
+        self._cached_pages = 0
         self._backlinks: dict[str, list[str]] | None = None
         self._host_backlinks: dict[str, list[str]] | None = None
+
+    MODEL_CACHE_PAGES = 30_000
 
     # ---- pages -------------------------------------------------------------------------
     def site_pages(self, site: SiteSpec) -> dict[str, PageModel]:
         """url_key → model of every finite page of one site (cached; trap pages excluded)."""
         with self._lock:
             cached = self._models.get(site.index)
+            if cached is not None:
+                self._models.move_to_end(site.index)
         if cached is not None:
             return cached
         models: dict[str, PageModel] = {}
@@ -90,7 +101,12 @@ class TestWeb:
                 models[site.home_url(lang)].related += cases.home_links(site, lang)
         keyed = {url_key(url): model for url, model in models.items()}
         with self._lock:
-            self._models[site.index] = keyed
+            if site.index not in self._models:
+                self._models[site.index] = keyed
+                self._cached_pages += len(keyed)
+            while self._cached_pages > self.MODEL_CACHE_PAGES and len(self._models) > 1:
+                _, evicted = self._models.popitem(last=False)
+                self._cached_pages -= len(evicted)
         return keyed
 
     def page_urls(self, site: SiteSpec) -> list[str]:
@@ -231,11 +247,15 @@ def _hrefs(body: bytes) -> list[str]:
 
 def generate_web(seed: int = 1, size: int = 40, pages_per_site: int = 12, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False) -> TestWeb:
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False,
+                 size_distribution: str = UNIFORM) -> TestWeb:
     """Plan a test web of `size` sites with `pages_per_site` pages per language each.
 
     With size >= 16 every kind of site is present (see sites._kind_sequence). ``judging_cases``
     adds pages wrong in each of Pupsniffer's error categories and a script-injection pair
-    (judging_cases.py), listed in the truth under "judging_cases"."""
+    (judging_cases.py), listed in the truth under "judging_cases". ``size_distribution=
+    "heavy-tailed"`` draws site sizes as on the real web, ``pages_per_site`` being the largest
+    site's slugs, and about 12 % of the sites bilingual (heavy_tail.py)."""
     return TestWeb(seed, size, pages_per_site, slow_delay_s=slow_delay_s,
-                   oversized_bytes=oversized_bytes, judging_cases=judging_cases)
+                   oversized_bytes=oversized_bytes, judging_cases=judging_cases,
+                   size_distribution=size_distribution)
