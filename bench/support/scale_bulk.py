@@ -39,7 +39,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -90,7 +90,7 @@ def populate(targets: int, pages: int) -> tuple[Crawl, dict]:
         "crawl_id": str(crawl.pk), "url": f"'http://www.site' || (n % {hosts} + 1) || '.rs/p' || n || '.html'",
         "host_id": f"{first_host} + n % {hosts}", "site_id": f"{first_site} + n % {hosts}",
         "origin": "'forward'", "state": "CASE WHEN n % 10 < 7 THEN 'pending' ELSE 'done' END",
-        "priority": "(n * 7919 % 1000) / 1000.0", "depth": "n % 8"})
+        "priority": "(n::bigint * 7919 % 1000) / 1000.0", "depth": "n % 8"})
     spent["pages"] = insert_series(Page, pages, {
         "crawl_id": str(crawl.pk), "site_id": f"{first_site} + n % {hosts}", "host_id": f"{first_host} + n % {hosts}",
         "url": f"'http://www.site' || (n % {hosts} + 1) || '.rs/p' || n || '.html'", "final_url": "''",
@@ -148,12 +148,14 @@ def explain_slowest(call, top: int = 3) -> None:
     for query in slowest:
         sql = query["sql"]
         print(f"  -- {float(query['time']) * 1000:.1f} ms: {sql[:600]}")
-        if not sql.lstrip().upper().startswith("SELECT") or " FOR UPDATE" in sql.upper():
-            continue  # EXPLAIN ANALYZE runs the statement: writes and locks are not run twice
-        with connection.cursor() as cursor:
+        if not sql.lstrip().upper().startswith("SELECT"):
+            continue  # EXPLAIN ANALYZE runs the statement: writes are not run twice
+        # a FOR UPDATE statement takes its row locks: in a transaction rolled back at once
+        with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
             for (line,) in cursor.fetchall()[:25]:
                 print("     ", line)
+            transaction.set_rollback(True)
 
 
 def main() -> None:
