@@ -242,6 +242,7 @@ class ScaleRun:
         with connection.cursor() as cursor:
             size, tables = measures.database_bytes(cursor)
             ratio, disk, live = measures.bloat(cursor, tables[0][0])
+            others = [(name, measures.bloat(cursor, name)[0]) for name, *_ in tables[1:6]]
         warc = sum(f.stat().st_size for f in (self.tmp / "warc").rglob("*") if f.is_file())
         print(f"database {size / 1e6:.1f} MB for {stored:,} stored pages = {size / 1024 / max(1, stored):.1f} KB/page; "
               f"WARC {warc / 1e6:.1f} MB = {warc / 1024 / max(1, stored):.1f} KB/page (on disk, not in the database)")
@@ -249,7 +250,8 @@ class ScaleRun:
         for name, total, heap, indexes, toast, rows in tables[:14]:
             print(f"{name:34s} {total / 1e6:9.1f} {heap / 1e6:8.1f} {indexes / 1e6:9.1f} {toast / 1e6:9.1f} "
                   f"{rows:10,d} {total / max(1, stored):8.0f}")
-        print(f"largest table {tables[0][0]}: heap+TOAST {disk / 1e6:.1f} MB on disk, {live / 1e6:.1f} MB live = bloat {ratio:.2f}")
+        print(f"largest table {tables[0][0]}: heap+TOAST {disk / 1e6:.1f} MB on disk, {live / 1e6:.1f} MB live = bloat {ratio:.2f}"
+              f"; the next ones: " + ", ".join(f"{name} {value:.2f}" for name, value in others))
         return size / 1024 / max(1, stored), ratio
 
     def bulk(self) -> tuple[float, float]:

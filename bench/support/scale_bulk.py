@@ -153,7 +153,7 @@ def explain_slowest(call, top: int = 3) -> None:
         # a FOR UPDATE statement takes its row locks: in a transaction rolled back at once
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
-            for (line,) in cursor.fetchall()[:25]:
+            for (line,) in cursor.fetchall()[:45]:
                 print("     ", line)
             transaction.set_rollback(True)
 
