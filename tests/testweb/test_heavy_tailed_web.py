@@ -106,3 +106,17 @@ def test_the_default_web_is_byte_for_byte_what_it_was():
             digest.update(web.respond("GET", url).body)
     assert "size_distribution" not in truth
     assert digest.hexdigest() == "8965eb1a475ea090906212aebc6aac9078a9512aaa1d17ae5445e748d15f96ab"
+
+
+def test_the_testweb_command_prints_a_heavy_tailed_truth():
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    out = StringIO()
+    call_command("testweb", "truth", "--size", "200", "--pages-per-site", "100",
+                 "--size-distribution", "heavy-tailed", stdout=out)
+    truth = json.loads(out.getvalue())
+    assert truth["size_distribution"] == HEAVY and len(truth["sites"]) == 200
+    with pytest.raises(CommandError, match="zipf"):
+        call_command("testweb", "truth", "--size-distribution", "zipf", stdout=StringIO())
