@@ -176,7 +176,7 @@ def main() -> None:
         print(f"lease p95 over {LEASE_TARGET_MS:.0f} ms; slowest statements of one more batch:")
         explain_slowest(lambda: lease_batch(crawl, "bench-explain", settings.CRAWLER_BATCH_SIZE,
                                             settings.CRAWLER_LEASE_SECONDS))
-    pages = time_dashboard(crawl, max(5, args.rounds // 3))
+    pages = time_dashboard(crawl, max(4, args.rounds // 3))
     worst = max(pages, key=lambda label: percentile(pages[label], 0.95))
     for label, values in pages.items():
         print(f"dashboard {label:22s} over {args.pages:,} pages: p50 {statistics.median(values):.1f} ms, "
