@@ -41,6 +41,33 @@ def url_key(url: str) -> str:
     return f"{(parts.scheme or 'http').lower()}://{host}{parts.path or '/'}" + (f"?{query}" if query else "")
 
 
+MODEL_CACHE_PAGES = 30_000
+
+
+class SiteModelCache:
+    """Page models of the sites asked for last, at most ``limit`` models in all (whole sites; the
+    newest is always kept). A web of 100,000 pages would otherwise hold every model (~3 KB each);
+    a site dropped is rebuilt, identical, when asked again. The caller holds the lock."""
+
+    def __init__(self, limit: int):
+        self.limit, self.pages = limit, 0
+        self._sites: OrderedDict[int, dict[str, PageModel]] = OrderedDict()
+
+    def get(self, index: int) -> dict[str, PageModel] | None:
+        models = self._sites.get(index)
+        if models is not None:
+            self._sites.move_to_end(index)
+        return models
+
+    def put(self, index: int, models: dict[str, PageModel]) -> None:
+        if index not in self._sites:
+            self._sites[index] = models
+            self.pages += len(models)
+        while self.pages > self.limit and len(self._sites) > 1:
+            _, dropped = self._sites.popitem(last=False)
+            self.pages -= len(dropped)
+
+
 class TestWeb:
     """A deterministic multilingual web answering HTTP requests (see `respond`)."""
 
@@ -63,22 +90,15 @@ class TestWeb:
                             if self.case_site else {})
         self._lock = threading.Lock()
         self._backlink_lock = threading.Lock()
-        # Least recently used sites first; at most MODEL_CACHE_PAGES models are kept (a web of 100,000
-        # pages would otherwise hold them all: ~3 KB each), a site's models being rebuilt when evicted.
-        self._models: OrderedDict[int, dict[str, PageModel]] = OrderedDict()
-        self._cached_pages = 0
+        self._models = SiteModelCache(MODEL_CACHE_PAGES)  # shared with a with_real_sites() copy
         self._backlinks: dict[str, list[str]] | None = None
         self._host_backlinks: dict[str, list[str]] | None = None
-
-    MODEL_CACHE_PAGES = 30_000
 
     # ---- pages -------------------------------------------------------------------------
     def site_pages(self, site: SiteSpec) -> dict[str, PageModel]:
         """url_key → model of every finite page of one site (cached; trap pages excluded)."""
         with self._lock:
             cached = self._models.get(site.index)
-            if cached is not None:
-                self._models.move_to_end(site.index)
         if cached is not None:
             return cached
         models: dict[str, PageModel] = {}
@@ -101,12 +121,7 @@ class TestWeb:
                 models[site.home_url(lang)].related += cases.home_links(site, lang)
         keyed = {url_key(url): model for url, model in models.items()}
         with self._lock:
-            if site.index not in self._models:
-                self._models[site.index] = keyed
-                self._cached_pages += len(keyed)
-            while self._cached_pages > self.MODEL_CACHE_PAGES and len(self._models) > 1:
-                _, evicted = self._models.popitem(last=False)
-                self._cached_pages -= len(evicted)
+            self._models.put(site.index, keyed)
         return keyed
 
     def page_urls(self, site: SiteSpec) -> list[str]:

@@ -83,12 +83,13 @@ def test_the_truth_matches_what_is_served_over_the_proxy():
 
 def test_evicted_sites_are_rebuilt_with_the_same_pages():
     web = generate_web(seed=3, size=300, pages_per_site=200, size_distribution=HEAVY)
-    web.MODEL_CACHE_PAGES = 50  # far fewer than the web's pages: sites are evicted and rebuilt
+    web._models.limit = 50  # far fewer than the web's pages: sites are dropped and rebuilt
     urls = [url for site in web.sites if site.kind in CONTENT_KINDS for url in web.page_urls(site)[:2]]
     first = [web.respond("GET", url).read() for url in urls]
-    assert sum(len(models) for models in web._models.values()) <= 50 + max(
-        len(web.site_pages(s)) for s in web.sites)
+    largest = max(len(web.site_pages(s)) for s in web.sites)
+    assert web._models.pages <= 50 + largest
     assert [web.respond("GET", url).read() for url in urls] == first
+    assert web.truth() == generate_web(seed=3, size=300, pages_per_site=200, size_distribution=HEAVY).truth()
 
 
 def test_an_unknown_size_distribution_is_refused_by_name():
