@@ -221,7 +221,8 @@ class ScaleRun:
             time.sleep(0.5)
         self.drained_s = time.time() - self.ended
         for proc in self.workers:
-            self.procs.end(proc, grace_s=3.0)
+            self.procs.end(proc, grace_s=3.0)  # SIGTERM: a worker finishes the job it is running
+        self.workers_stopped = time.time()
 
     # ---- after ---------------------------------------------------------------------------------
     def verdict_lag(self) -> tuple[float, str]:
@@ -295,7 +296,7 @@ class ScaleRun:
 def job_share(run: ScaleRun) -> float:
     times = measures.job_times(REDIS_URL, ("crawl", "score", "train"), since=run.started - 5)
     total, scoring = times.seconds(), times.seconds(measures.SCORING_QUEUES)
-    worker_s = WORKERS * (run.ended + run.drained_s - run.started)
+    worker_s = WORKERS * (run.workers_stopped - run.started)
     print(f"worker seconds in jobs: {total:.0f} of {worker_s:.0f} s of {WORKERS} workers' time; scoring "
           f"(score queue) {scoring:.0f} s = {scoring / max(1e-9, total):.2f} of job time, "
           f"{scoring / max(1e-9, worker_s):.2f} of worker time")
