@@ -268,7 +268,8 @@ class ScaleRun:
               f"(bulk-generated in {BULK_DB})", flush=True)
         done = subprocess.run([PYTHON, str(ROOT / "bench" / "support" / "scale_bulk.py"), "--targets",
                                str(self.args.targets), "--pages", str(self.args.bulk_pages),
-                               "--rounds", "8" if self.args.quick else "30"],
+                               "--rounds", "8" if self.args.quick else "30"]
+                              + (["--no-explain"] if self.args.quick else []),
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
         lines = done.stdout.strip().splitlines()
         for line in lines[:-1]:
@@ -338,7 +339,9 @@ def main() -> int:
                       f"last {values[-1]:.0f} MB, max {max(values):.0f} MB over {len(values)} samples")
         kb_per_page, bloat_ratio = run.report_bytes()
         lease_p95, dashboard_p95 = (-1.0, -1.0) if args.no_bulk else run.bulk()
-        print(f"total {time.time() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}; logs in {tmp}")
+        print(f"total {time.time() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}; the bench process (the test "
+              f"web's proxy and these reads) {tree_rss_mb(os.getpid()):.0f} MB, its page-model cache "
+              f"{run.web._models.pages:,} models; logs in {tmp}")
         print(f"RESULT pages={pages} pages_per_s_first={first:.2f} pages_per_s_last={last:.2f} "
               f"flat_ratio={last / first if first else 0:.3f} scoring_share={share:.3f} verdict_lag_p95_s={lag:.1f} "
               f"db_kb_per_page={kb_per_page:.2f} bloat_ratio={bloat_ratio:.2f} worker_rss_mb={rss_max:.1f} "
