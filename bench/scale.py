@@ -177,9 +177,8 @@ class ScaleRun:
             now = time.time()
             state, pages = Crawl.objects.filter(pk=self.crawl_id).values_list("state", "pages_fetched").first()
             self.samples.append((now, pages))
-            if pages:
-                for number, proc in enumerate(self.workers):
-                    reap(proc)
+            for number, proc in enumerate(self.workers):
+                if not reap(proc) and pages:  # memory from the first page on: start-up apart
                     self.rss[number].append(tree_rss_mb(proc.pid))
             for site in measures.scored_site_ids(self.crawl_id):
                 self.scored_first_seen.setdefault(site, now)
