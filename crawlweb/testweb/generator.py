@@ -10,10 +10,12 @@ import copy
 import json
 import re
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from . import judging_cases as cases
+from .heavy_tail import UNIFORM
 from .hostile import HOSTILE_HOSTS, hostile_response
 from . import pages as page_models
 from .pages import PageModel
@@ -39,6 +41,33 @@ def url_key(url: str) -> str:
     return f"{(parts.scheme or 'http').lower()}://{host}{parts.path or '/'}" + (f"?{query}" if query else "")
 
 
+MODEL_CACHE_PAGES = 30_000
+
+
+class SiteModelCache:
+    """Page models of the sites asked for last, at most ``limit`` models in all (whole sites; the
+    newest is always kept). A web of 100,000 pages would otherwise hold every model (~3 KB each);
+    a site dropped is rebuilt, identical, when asked again. The caller holds the lock."""
+
+    def __init__(self, limit: int):
+        self.limit, self.pages = limit, 0
+        self._sites: OrderedDict[int, dict[str, PageModel]] = OrderedDict()
+
+    def get(self, index: int) -> dict[str, PageModel] | None:
+        models = self._sites.get(index)
+        if models is not None:
+            self._sites.move_to_end(index)
+        return models
+
+    def put(self, index: int, models: dict[str, PageModel]) -> None:
+        if index not in self._sites:
+            self._sites[index] = models
+            self.pages += len(models)
+        while self.pages > self.limit and len(self._sites) > 1:
+            _, dropped = self._sites.popitem(last=False)
+            self.pages -= len(dropped)
+
+
 class TestWeb:
     """A deterministic multilingual web answering HTTP requests (see `respond`)."""
 
@@ -46,11 +75,13 @@ class TestWeb:
 
     def __init__(self, seed: int, size: int, pages_per_site: int, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False):
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False,
+                 size_distribution: str = UNIFORM):
         self.seed, self.size, self.pages_per_site = seed, size, pages_per_site
+        self.size_distribution = size_distribution
         self.slow_delay_s = float(slow_delay_s)
         self.oversized_bytes = int(oversized_bytes)
-        self.sites: list[SiteSpec] = plan_sites(seed, size, pages_per_site)
+        self.sites: list[SiteSpec] = plan_sites(seed, size, pages_per_site, size_distribution)
         self.real_sites: RealSites | None = None
         self._site_by_host = {host: site for site in self.sites for host in site.hosts}
         # Pages for evaluators to judge (judging_cases.py): on the first bilingual site, when asked for.
@@ -59,7 +90,7 @@ class TestWeb:
                             if self.case_site else {})
         self._lock = threading.Lock()
         self._backlink_lock = threading.Lock()
-        self._models: dict[int, dict[str, PageModel]] = {}
+        self._models = SiteModelCache(MODEL_CACHE_PAGES)  # shared with a with_real_sites() copy
         self._backlinks: dict[str, list[str]] | None = None
         self._host_backlinks: dict[str, list[str]] | None = None
 
@@ -90,7 +121,7 @@ class TestWeb:
                 models[site.home_url(lang)].related += cases.home_links(site, lang)
         keyed = {url_key(url): model for url, model in models.items()}
         with self._lock:
-            self._models[site.index] = keyed
+            self._models.put(site.index, keyed)
         return keyed
 
     def page_urls(self, site: SiteSpec) -> list[str]:
@@ -231,11 +262,15 @@ def _hrefs(body: bytes) -> list[str]:
 
 def generate_web(seed: int = 1, size: int = 40, pages_per_site: int = 12, *,
                  slow_delay_s: float = DEFAULT_SLOW_DELAY_S,
-                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False) -> TestWeb:
+                 oversized_bytes: int = DEFAULT_OVERSIZED_BYTES, judging_cases: bool = False,
+                 size_distribution: str = UNIFORM) -> TestWeb:
     """Plan a test web of `size` sites with `pages_per_site` pages per language each.
 
     With size >= 16 every kind of site is present (see sites._kind_sequence). ``judging_cases``
     adds pages wrong in each of Pupsniffer's error categories and a script-injection pair
-    (judging_cases.py), listed in the truth under "judging_cases"."""
+    (judging_cases.py), listed in the truth under "judging_cases". ``size_distribution=
+    "heavy-tailed"`` draws site sizes as on the real web, ``pages_per_site`` being the largest
+    site's slugs, and about 12 % of the sites bilingual (heavy_tail.py)."""
     return TestWeb(seed, size, pages_per_site, slow_delay_s=slow_delay_s,
-                   oversized_bytes=oversized_bytes, judging_cases=judging_cases)
+                   oversized_bytes=oversized_bytes, judging_cases=judging_cases,
+                   size_distribution=size_distribution)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from . import heavy_tail
+
 # Page languages: Serbian is written in two scripts, so it has two codes here.
 ISO_OF = {"sr-cyrl": "sr", "sr-latn": "sr", "en": "en", "hr": "hr", "de": "de"}
 HTML_LANG = {"sr-cyrl": "sr", "sr-latn": "sr-Latn", "en": "en", "hr": "hr", "de": "de"}
@@ -139,13 +141,22 @@ _FILL_KINDS = (BILINGUAL, MONO_SR_LATN, BILINGUAL, MONO_EN, BILINGUAL, MONO_SR_C
                BILINGUAL, BILINGUAL_EN_DE, BILINGUAL, SR_BOTH_SCRIPTS)
 
 
-def _kind_sequence(size: int) -> list[tuple[str, int]]:
-    """(kind, bilingual variant) for each site: every kind first, then a mix."""
+_KIND_NAMES = {"bilingual": BILINGUAL, "mono_sr_latn": MONO_SR_LATN, "mono_sr_cyrl": MONO_SR_CYRL,
+               "mono_en": MONO_EN, "mono_hr": MONO_HR, "bilingual_en_de": BILINGUAL_EN_DE,
+               "sr_both": SR_BOTH_SCRIPTS, "directory": DIRECTORY}
+
+
+def _mandatory_kinds() -> list[tuple[str, int]]:
     mandatory: list[tuple[str, int]] = [(DIRECTORY, 0), (SPECIAL, 0)]
     mandatory += [(BILINGUAL, v) for v in range(len(_BILINGUAL_VARIANTS))]
     mandatory += [(SR_BOTH_SCRIPTS, 0), (MONO_SR_CYRL, 0), (MONO_SR_LATN, 0), (MONO_EN, 0),
                   (MONO_HR, 0), (BILINGUAL_EN_DE, 0), (DIRECTORY, 0)]
-    sequence = mandatory[:size]
+    return mandatory
+
+
+def _kind_sequence(size: int) -> list[tuple[str, int]]:
+    """(kind, bilingual variant) for each site: every kind first, then a mix."""
+    sequence = _mandatory_kinds()[:size]
     variant = 0
     while len(sequence) < size:
         i = len(sequence)
@@ -207,19 +218,28 @@ def _statuses(rng: random.Random, slugs: tuple[str, ...]) -> dict[str, str]:
     return status
 
 
-def plan_sites(seed: int, size: int, pages_per_site: int) -> list[SiteSpec]:
-    """The deterministic list of sites of one test web."""
+def plan_sites(seed: int, size: int, pages_per_site: int,
+               size_distribution: str = heavy_tail.UNIFORM) -> list[SiteSpec]:
+    """The deterministic list of sites of one test web. With ``size_distribution="heavy-tailed"``
+    (heavy_tail.py) site sizes and kinds are drawn as on the real web and ``pages_per_site`` is the
+    largest site's number of slugs."""
     if not isinstance(size, int) or size < 1:
         raise ValueError(f"size must be a positive number of sites, got {size!r}")
     if not isinstance(pages_per_site, int) or pages_per_site < 1:
         raise ValueError(f"pages_per_site must be a positive integer, got {pages_per_site!r}")
+    heavy = heavy_tail.check_distribution(size_distribution) == heavy_tail.HEAVY_TAILED
+    if heavy:
+        kinds = heavy_tail.kind_sequence(seed, size, _mandatory_kinds(), _KIND_NAMES, len(_BILINGUAL_VARIANTS))
+        slug_counts = heavy_tail.slug_counts(seed, size, pages_per_site)
+    else:
+        kinds, slug_counts = _kind_sequence(size), [pages_per_site] * size
     rng = random.Random(f"testweb-plan-{seed}")
     namer = _HostNamer(rng)
     sites: list[SiteSpec] = []
     robots_cycle = {BILINGUAL: 0}
     first_bilingual = True
     directories = 0
-    for index, (kind, variant) in enumerate(_kind_sequence(size)):
+    for index, (kind, variant) in enumerate(kinds):
         site = SiteSpec(index=index, kind=kind, host="", languages=())
         if kind == DIRECTORY:
             site.host = namer.take("rs", _DIRECTORY_HOSTS[directories % 3] if directories < 3 else None)
@@ -257,13 +277,17 @@ def plan_sites(seed: int, size: int, pages_per_site: int) -> list[SiteSpec]:
         site.name = site.host.removeprefix("www.").split(".")[0].replace("-", " ").title()
         site_rng = random.Random(f"testweb-site-{seed}-{index}")
         if kind not in (DIRECTORY, SPECIAL):
-            site.slugs = _slugs(site_rng, pages_per_site)
+            site.slugs = _slugs(site_rng, slug_counts[index])
             if len(site.languages) == 2:
                 site.status = _statuses(site_rng, site.slugs)
         sites.append(site)
     _assign_robots(sites)
     _assign_sitemaps(sites)
-    _assign_links(sites, random.Random(f"testweb-links-{seed}"))
+    links_rng = random.Random(f"testweb-links-{seed}")
+    if heavy:
+        heavy_tail.assign_links(sites, links_rng, DIRECTORY, SPECIAL)
+    else:
+        _assign_links(sites, links_rng)
     return sites
 
 

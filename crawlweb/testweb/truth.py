@@ -98,6 +98,8 @@ def build_truth(web: "TestWeb") -> dict:
         # No generated page links to the real sites: their hubs, or their roots, are seeds.
         seeds += web.real_sites.seed_urls
     extra = {"judging_cases": judging_truth(web.case_site)} if web.case_site is not None else {}
+    if web.size_distribution != "uniform":  # the default web's truth stays as it always was
+        extra["size_distribution"] = web.size_distribution
     return {
         **extra,
         "seed": web.seed, "size": web.size, "pages_per_site": web.pages_per_site,

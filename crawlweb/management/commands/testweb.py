@@ -9,6 +9,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from crawlweb.testweb.generator import generate_web
+from crawlweb.testweb.heavy_tail import SIZE_DISTRIBUTIONS, UNIFORM
 from crawlweb.testweb.real_sites import RealSitesError
 from crawlweb.testweb.server import TestWebServer
 
@@ -25,7 +26,10 @@ class Command(BaseCommand):
         for sub in (serve, truth):
             sub.add_argument("--seed", type=int, default=1)
             sub.add_argument("--size", type=int, default=40, help="number of sites")
-            sub.add_argument("--pages-per-site", type=int, default=12)
+            sub.add_argument("--pages-per-site", type=int, default=12,
+                             help="pages per site; with --size-distribution heavy-tailed, the largest site's")
+            sub.add_argument("--size-distribution", choices=SIZE_DISTRIBUTIONS, default=UNIFORM,
+                             help="uniform (every site the same size) or heavy-tailed (as the real web)")
             sub.add_argument("--real-sites", default=None,
                              help="directory with hosts/<host>/<path> and truth.json to serve too")
             sub.add_argument("--slow-delay", type=float, default=3.0,
@@ -36,7 +40,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             web = generate_web(options["seed"], options["size"], options["pages_per_site"],
-                               slow_delay_s=options["slow_delay"])
+                               slow_delay_s=options["slow_delay"],
+                               size_distribution=options["size_distribution"])
             if options["real_sites"]:
                 web = web.with_real_sites(options["real_sites"])
         except (ValueError, RealSitesError) as error:

@@ -1,0 +1,27 @@
+"""The scale bench's throughput windows and verdict lags (bench/support/scale_measures.py), on made-up samples."""
+from __future__ import annotations
+
+import pytest
+
+from bench.support.scale_measures import lags, percentile, window_rates
+
+
+def test_rates_cover_the_first_and_last_tenth_of_the_pages_and_skip_start_up():
+    # 5 s of start-up with no page, then 10 pages/s up to 500 pages, then 5 pages/s up to 1,000
+    samples = [(float(t), 0) for t in range(6)]
+    samples += [(5.0 + s, 10 * s) for s in range(1, 51)]
+    samples += [(55.0 + s, 500 + 5 * s) for s in range(1, 101)]
+    first, last = window_rates(samples)
+    assert first == pytest.approx(10.0)
+    assert last == pytest.approx(5.0)
+
+
+def test_a_crawl_with_no_page_has_no_rate():
+    assert window_rates([(0.0, 0), (1.0, 0)]) == (0.0, 0.0)
+
+
+def test_lags_count_only_decisions_made_before_the_crawl_ended():
+    first_pages = {1: 100.0, 2: 110.0, 3: 120.0}
+    decided = {1: 130.0, 2: 400.0, 4: 140.0}   # site 2 after the end; site 4 has no page
+    assert lags(decided, first_pages, until=300.0) == [30.0]
+    assert percentile([1.0, 2.0, 3.0, 4.0, 100.0], 0.95) == 100.0
