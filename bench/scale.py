@@ -10,8 +10,9 @@
    database 7 (flushed; refused when another client uses it). ``manage.py crawl start --no-wait`` with
    the directory homes as seeds, the budget, host interval 0 (politeness off: on loopback the politeness
    bound would measure the web's shape, not the engine), address policy private, parallel steps 2 per
-   worker, and ``--strategy``/``--modules`` when given; then 2 workers ``manage.py rqworker score train
-   crawl`` (the settings' worker class), as an operator runs them.
+   worker, and ``--strategy``/``--modules`` when given; then 2 workers ``manage.py rqworker`` (the settings'
+   worker class), as docs/scale.md advises: one ``crawl score train``, one ``score train crawl``
+   (``--workers score-first``: both ``score train crawl``).
 3. Every second: pages fetched, the queues, each worker's RSS (its process tree), which sites have a
    pairing score row. The crawl ends at its budget or --max-seconds after its first page (then it is
    stopped and measured there; worker start-up, up to a minute on a loaded machine, is not counted); the workers get --drain seconds to finish the queued work, then are stopped.
@@ -78,6 +79,9 @@ def parse_args():
     parser.add_argument("--targets", type=int, help="Targets of the bulk measure (full 5,000,000; quick 200,000)")
     parser.add_argument("--bulk-pages", type=int, help="pages of the bulk measure (full 1,000,000; quick 50,000)")
     parser.add_argument("--no-bulk", action="store_true", help="skip the frontier-of-millions measure")
+    parser.add_argument("--workers", choices=("split", "score-first"), default="split",
+                        help="queue order of the 2 workers: split (one crawl-first, one score-first) or both "
+                             "score-first")
     parser.add_argument("--keep-db", action="store_true", help="keep the databases for a look afterwards")
     args = parser.parse_args()
     full = {"budget": 100_000, "sites": 10_000, "largest": 5000, "max_seconds": 1800, "drain": 120,
@@ -165,7 +169,7 @@ class ScaleRun:
         self.manage(start + [part for url in self.seeds for part in ("--url", url)], self.env(), "crawl-start")
         self.crawl_id = Crawl.objects.order_by("-id").values_list("id", flat=True).first()
         self.started = time.time()
-        self.workers = [self.procs.start([PYTHON, "manage.py", "rqworker", "score", "train", "crawl"], self.env(),
+        self.workers = [self.procs.start([PYTHON, "manage.py", "rqworker", *self.queue_order(i)], self.env(),
                                          self.tmp / f"worker{i}.log") for i in range(WORKERS)]
         self.rss = {i: [] for i in range(WORKERS)}
         self.ended = None
@@ -206,6 +210,14 @@ class ScaleRun:
         self.ended = time.time()
         self.state = state
         self.drain(queues)
+
+    def queue_order(self, worker: int) -> list[str]:
+        """The queues worker ``worker`` takes, first to last. "split" (the advice of docs/scale.md): half
+        the workers take crawl steps first, half scoring first, so neither waits for the other's burst;
+        "score-first": every worker `score train crawl`, the order the README gave before."""
+        if self.args.workers == "split" and worker % 2 == 0:
+            return ["crawl", "score", "train"]
+        return ["score", "train", "crawl"]
 
     def drain(self, queues) -> None:
         """Let the workers finish what the crawl queued (its end's scoring and verdicts), up to --drain."""

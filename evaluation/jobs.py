@@ -1,4 +1,5 @@
-"""Jobs of the pairing method (queue "score"): module-level, ids only, safe to run twice."""
+"""Jobs of the pairing method (queue "score"; the deep-page checks, requests to the sites, on "crawl"):
+module-level, ids only, safe to run twice."""
 from __future__ import annotations
 
 import logging
@@ -81,19 +82,30 @@ def _check_new_deep_guesses(crawl_id: int, cfg: PairsSettings) -> None:
 
 
 def _check_deep_guesses_when_due(crawl_id: int, site_id: int, group_ids) -> None:
-    """Enqueue the HEAD checks of a site's unchecked guesses once its group's frontier is empty."""
-    if deep_service.unchecked(crawl_id, site_id) and deep_service.frontier_done(crawl_id, group_ids):
-        enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
+    """Enqueue the HEAD checks of a site's unchecked guesses once its group's frontier is empty, once
+    for each guess (deep.claim_unchecked)."""
+    if deep_service.frontier_done(crawl_id, group_ids) and deep_service.claim_unchecked(crawl_id, site_id):
+        # Queue "crawl": the checks are requests to the sites, crawling work that takes turns with the
+        # crawl's steps. On "score", which workers take first, thousands of them held the steps back for
+        # minutes at a time (a crawl of 15,000 pages made 22,000 guesses).
+        enqueue(check_deep_pages, crawl_id, site_id, queue_name="crawl")
 
 
 def check_deep_pages(crawl_id: int, site_id: int) -> None:
     """HEAD-check the site's unchecked deep-page guesses through the polite fetcher."""
     cfg = PairsSettings.current()
     try:
-        deep_service.check_deep_pages(crawl_id, site_id, cfg.deep_checks_per_job)
+        checked = deep_service.check_deep_pages(crawl_id, site_id, cfg.deep_checks_per_job)
     except Exception as error:
         _record_error(crawl_id, f"check_deep_pages({site_id})", error)
         raise
+    # More than one job's share, all claimed by the job that started the chain: the next share. A job that
+    # could check nothing (its hosts busy) hands the rest back to the next claim (the site's next scoring).
+    if deep_service.unchecked(crawl_id, site_id):
+        if checked:
+            enqueue(check_deep_pages, crawl_id, site_id, queue_name="crawl")
+        else:
+            deep_service.release_unchecked(crawl_id, site_id)
 
 
 def discover_sites(crawl_id: int) -> None:

@@ -183,6 +183,8 @@ class DeepCheck(models.Model):
     target_unit = models.CharField(max_length=200, blank=True)
     expected_language = models.CharField(max_length=16)
     pattern_credibility = models.FloatField(default=0.0)
+    queued_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="When a check_deep_pages job was queued for it (one job per guess).")
     checked_at = models.DateTimeField(null=True, blank=True)
     status_code = models.IntegerField(null=True, blank=True)
     exists = models.BooleanField(null=True, help_text="Empty until checked.")

@@ -12,9 +12,11 @@ Every check is recorded on its DeepCheck row.
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
@@ -27,6 +29,8 @@ from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
 from frontier.models import Target
+
+QUEUED_STALE_AFTER = timedelta(minutes=30)  # a check job lost with a dead worker: its guesses may be queued again
 
 
 def _exists(result) -> bool:
@@ -111,3 +115,17 @@ def sites_with_unchecked(crawl_id: int):
 
 def unchecked(crawl_id: int, site_id: int) -> int:
     return DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True).count()
+
+
+def claim_unchecked(crawl_id: int, site_id: int) -> bool:
+    """True when the caller won the right to queue a check of the site's guesses: some unchecked guess
+    had no job queued for it (or its job is long lost). A site is scored again and again as it grows;
+    one job per scoring queued thousands of checks of the same guesses, ahead of the crawl's steps."""
+    now = timezone.now()
+    return bool(DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True)
+                .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE_AFTER))
+                .update(queued_at=now))
+
+
+def release_unchecked(crawl_id: int, site_id: int) -> None:
+    DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True).update(queued_at=None)

@@ -107,3 +107,22 @@ def test_a_crawl_wide_pass_brings_every_site_up_to_date():
     after = {c.site_id: c for c in ScoreClaim.objects.filter(crawl=crawl)}
     assert (after[behind.pk].behind, after[behind.pk].pages_at_last_score) == (False, 4)
     assert after[current.pk].claimed_at == before.claimed_at
+
+
+def test_a_sites_guesses_are_queued_for_checking_once_however_often_it_is_scored():
+    """A growing site is scored again and again: its unchecked guesses get one check job, not one each time."""
+    from evaluation.models import DeepCheck
+    from evaluation.services.deep import claim_unchecked, release_unchecked
+
+    crawl = Crawl.objects.create(name="deep")
+    [site] = make_sites("deep.rs")
+    assert not claim_unchecked(crawl.pk, site.pk), "nothing to check"
+    DeepCheck.objects.create(crawl=crawl, site=site, page_url="http://deep.rs/a", guessed_url="http://deep.rs/en/a",
+                             expected_language="en")
+    assert claim_unchecked(crawl.pk, site.pk)
+    assert not claim_unchecked(crawl.pk, site.pk), "queued already"
+    DeepCheck.objects.create(crawl=crawl, site=site, page_url="http://deep.rs/b", guessed_url="http://deep.rs/en/b",
+                             expected_language="en")
+    assert claim_unchecked(crawl.pk, site.pk), "a new guess"
+    release_unchecked(crawl.pk, site.pk)  # a job that could check nothing hands them back
+    assert claim_unchecked(crawl.pk, site.pk)
