@@ -5,6 +5,7 @@ from django.views.decorators.http import require_POST
 
 from crawlweb.dashboard.discovery_views import discovery_context
 from crawlweb.dashboard.figure_cache import crawl_figures
+from crawlweb.dashboard.front_door import front_door
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_list_counters
@@ -28,7 +29,7 @@ def _partial(request, template: str, partial: str, context: dict):
     return response
 
 
-@staff_member_required
+@front_door
 def index(request):
     listed = list(Crawl.objects.all()[:50])
     counters = crawl_list_counters([crawl.pk for crawl in listed])

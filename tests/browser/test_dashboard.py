@@ -30,8 +30,8 @@ def test_an_operator_starts_a_crawl_and_watches_its_counters_update(
 
 
 def test_the_dashboard_asks_for_a_login(page, live_server):
-    page.goto(f"{live_server.url}/")
-    assert "/admin/login/" in page.url
+    page.goto(f"{live_server.url}/")  # the log-in page of every role (staff land back on the dashboard)
+    assert page.url == f"{live_server.url}/labeling/login/?next=/"
 
 
 def test_the_crawl_page_draws_the_harvest_curve(staff_login, live_server):

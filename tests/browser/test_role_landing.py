@@ -88,3 +88,19 @@ def test_pages_name_an_icon_that_is_served_and_favicon_ico_leads_to_it(page, liv
     fallback = page.request.get(f"{live_server.url}/favicon.ico")
     assert fallback.status == 200 and re.search(r"<svg", fallback.text())
     assert not missing, missing
+
+
+def test_the_site_root_is_the_way_in_for_every_role(page, live_server, django_user_model, staff):
+    make_user(django_user_model, "ana", "evaluators")
+    page.goto(f"{live_server.url}/")
+    assert page.url.startswith(f"{live_server.url}/labeling/login/")  # not the admin's staff-only log-in
+    page.fill("#id_username", "ana")
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/labeling/")
+    page.goto(f"{live_server.url}/")  # signed in, an evaluator's / is their labeling home
+    assert page.url == f"{live_server.url}/labeling/"
+    page.context.clear_cookies()
+    log_in_at(page, f"{live_server.url}/", "operator")
+    assert page.url == f"{live_server.url}/" and "Crawls" in menu(page)
