@@ -1,7 +1,7 @@
 """Which of the New crawl form's fields apply to the method being chosen, and which it requires.
 
 The form holds every field of every strategy (its checks refuse a value the strategy would ignore);
-the dashboard shows only those of the chosen strategy, providers and modules, and marks the ones it
+the dashboard shows only those of the chosen strategy and backlink providers, and marks the ones it
 needs. Pure: it reads the form's current values (a dict of field name -> value)."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def _as_list(value) -> list:
 def hidden_fields(values: dict) -> set[str]:
     """Fields that do not apply to the strategy, backlink providers and modules in ``values``."""
     strategy = values.get("strategy") or "bfs"
-    providers, modules = _as_list(values.get("backlink_providers")), _as_list(values.get("modules"))
+    providers = _as_list(values.get("backlink_providers"))
     hidden = set()
     if strategy not in BACK_AND_FORTH:
         hidden |= {"backlink_providers", "edge_file", "backlink_url_template"}
@@ -27,7 +27,6 @@ def hidden_fields(values: dict) -> set[str]:
                    if kind not in providers}
     if strategy != "focc":
         hidden |= {"topic_definition", "topic_cutoff"}
-    hidden |= {name for code, name in (("M01", "weight_m01"), ("M03", "weight_m03")) if code not in modules}
     return hidden
 
 

@@ -1,8 +1,8 @@
 """The dashboard's New crawl form: presets fill it (htmx or a plain GET), a valid POST creates and starts.
 
 Only the fields of the chosen strategy, providers and modules are shown (crawl_setup.field_layout):
-changing one of those swaps the form in again (htmx); without JavaScript, "Show its fields" does
-the same by a GET."""
+changing the strategy or a provider swaps the form in again (htmx); without JavaScript, "Show its fields" does
+the same by a GET. (Ticking a module swaps nothing: two quick ticks would race the swap.)"""
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import redirect, render
@@ -14,7 +14,7 @@ from crawlweb.crawl_setup.presets import PRESETS
 from crawlweb.services import crawl_control
 
 # Changing these swaps in the form with the fields they need (the preset select has its own swap).
-METHOD_CHOOSERS = ("strategy", "modules", "backlink_providers")
+METHOD_CHOOSERS = ("strategy", "backlink_providers")
 SHOW_FIELDS = "show_fields"  # asks for the method's fields without applying the preset again
 
 

@@ -69,8 +69,8 @@ def test_the_crawl_page_explains_its_jargon_and_folds_its_long_sections(staff_lo
     page.click("text=What these words mean")
     expect(page.locator("dl.glossary")).to_contain_text("L01 Primary (fetched first)")
     page.click("text=What these words mean")
-    # configuration, harvest and exports are one line each until opened
-    for fold in ("#config-fold", "#harvest-fold", "#exports-fold"):
+    # the configuration and the exports are one line each until opened
+    for fold in ("#config-fold", "#exports-fold"):
         assert page.locator(fold).get_attribute("open") is None, fold
     page.click("#config-fold summary")
     expect(page.locator("#config-fold table.crawl-config")).to_be_visible()
