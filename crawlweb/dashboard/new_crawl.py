@@ -20,8 +20,8 @@ SHOW_FIELDS = "show_fields"  # asks for the method's fields without applying the
 
 def _values(form: CrawlSetupForm) -> dict:
     if form.is_bound:
-        return {name: form.data.getlist(name) if name in METHOD_CHOOSERS[1:] else form.data.get(name)
-                for name in form.fields}
+        return {name: form.data.getlist(name) if getattr(field.widget, "allow_multiple_selected", False)
+                else form.data.get(name) for name, field in form.fields.items()}
     return {name: form.get_initial_for_field(field, name) for name, field in form.fields.items()}
 
 
