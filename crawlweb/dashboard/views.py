@@ -11,7 +11,7 @@ from crawlweb.dashboard.stats import crawl_list_counters
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
-RECENT_PAGES = 20
+RECENT_PAGES = 10  # the newest; the counters link to them all
 ACTIONS = {
     "pause": crawl_control.pause_crawl,
     "resume": crawl_control.resume_crawl,
