@@ -21,10 +21,16 @@ from evaluation.models import (
 from evaluation.services.pairs import METHODS
 
 PAGE_SIZE = 100
+PAIRS_PAGE_SIZE = 25  # a pair's row holds two URLs and a reason: 25 fit a screen or two
+KEPT_FILTERS = {"kept": True, "removed": False}
 
 
-def _page(request, queryset):
-    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+def _page(request, queryset, size: int = PAGE_SIZE):
+    page = Paginator(queryset, size).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    page.filters = query.urlencode()  # the pager's links keep the list's filters
+    return page
 
 
 @staff_member_required
@@ -50,13 +56,15 @@ def patterns(request, crawl_id):
 def pairs(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     rows = CandidatePair.objects.filter(crawl=crawl).select_related("site").order_by("site__name", "method", "source_url")
-    method, site = request.GET.get("method", ""), request.GET.get("site", "")
+    method, site, kept = request.GET.get("method", ""), request.GET.get("site", ""), request.GET.get("kept", "")
     if method:
         rows = rows.filter(method=method)
     if site:
         rows = rows.filter(site__name=site)
-    context = {"crawl": crawl, "page": _page(request, rows), "methods": METHODS, "method": method, "site": site,
-               "variants": ScriptVariant.objects.filter(crawl=crawl).select_related("site")[:200]}
+    if kept in KEPT_FILTERS:
+        rows = rows.filter(kept=KEPT_FILTERS[kept])
+    context = {"crawl": crawl, "page": _page(request, rows, PAIRS_PAGE_SIZE), "methods": METHODS, "method": method,
+               "site": site, "kept": kept, "variants": ScriptVariant.objects.filter(crawl=crawl).select_related("site")[:200]}
     return render(request, "evaluation/pairs.html", context)
 
 

@@ -16,6 +16,8 @@ esac
 
 apt_packages=(libhunspell-dev hunspell-sr hunspell-en-us dict-freedict-hrv-eng dict-freedict-eng-hrv g++ python3-venv)
 if [ "$with_test" = 1 ]; then apt_packages+=(chromium); fi
+# npm brings axe-core, the accessibility checker the browser tests inject (tests/browser/axe.py).
+if [ "$with_test" = 1 ] && ! command -v npm >/dev/null 2>&1; then apt_packages+=(npm); fi
 
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -54,3 +56,8 @@ fi
 # Bytecode for the project's own modules (an editable install leaves them uncompiled), so that a
 # worker starts without compiling them even where PYTHONDONTWRITEBYTECODE is set.
 .venv/bin/python -m compileall -q crawlweb frontier evaluation labeling training >/dev/null
+# axe-core for the browser tests' accessibility checks: into .venv, beside the other test tools.
+if [ "$with_test" = 1 ] && [ ! -f .venv/axe/node_modules/axe-core/axe.min.js ]; then
+    echo "installing axe-core (npm) into .venv/axe"
+    npm install --silent --no-audit --no-fund --prefix .venv/axe axe-core@4
+fi

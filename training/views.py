@@ -9,6 +9,7 @@ from labeling.permissions import admin_required
 from training.jobs import request_training
 from training.models import TrainedModel, TrainingRun
 from training.services.promotion import roll_back
+from training.services.sources import evaluation_sources
 
 
 @admin_required
@@ -18,7 +19,8 @@ def models_index(request):
     runs = TrainingRun.objects.select_related("evaluation")[:10]
     # While a run is pending or running the page refreshes itself, so its outcome appears without a reload.
     busy = TrainingRun.objects.filter(state__in=[TrainingRun.State.PENDING, TrainingRun.State.RUNNING]).exists()
-    return render(request, "training/index.html", {"kinds": kinds, "runs": runs, "busy": busy})
+    return render(request, "training/index.html", {"kinds": kinds, "runs": runs, "busy": busy,
+                                                   "sources": evaluation_sources()})
 
 
 @admin_required

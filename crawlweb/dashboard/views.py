@@ -12,6 +12,7 @@ from crawlweb.dashboard.stats import crawl_list_counters
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
+RECENT_PAGES = 10  # the newest; the counters link to them all
 ACTIONS = {
     "pause": crawl_control.pause_crawl,
     "resume": crawl_control.resume_crawl,
@@ -42,9 +43,22 @@ def index(request):
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
     context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl))}
-    if not request.headers.get("HX-Request"):  # the polled partial needs only the live counters
-        context.update(discovery_context(crawl), recent_pages=Page.objects.filter(crawl=crawl).order_by("-id")[:20])
+    if request.headers.get("HX-Request"):  # the polled partial: live counters, and the actions out of band
+        context["oob"] = True
+    else:
+        context.update(discovery_context(crawl), recent_pages=_recent_pages(crawl))
     return _partial(request, "dashboard/crawl.html", "dashboard/_crawl_status.html", context)
+
+
+def _recent_pages(crawl: Crawl):
+    return Page.objects.filter(crawl=crawl).order_by("-id")[:RECENT_PAGES]
+
+
+@staff_member_required
+def recent_pages(request, pk):
+    """The crawl page's Recent pages table, polled while the crawl runs."""
+    crawl = get_object_or_404(Crawl, pk=pk)
+    return render(request, "dashboard/_recent_pages.html", {"crawl": crawl, "recent_pages": _recent_pages(crawl)})
 
 
 @staff_member_required

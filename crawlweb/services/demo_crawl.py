@@ -4,7 +4,9 @@ The crawl uses the project's strongest configuration for the test web: Barbosa e
 (back/forward crawl with the BS Detector and the online link classifiers, backlinks from the crawl's
 own graph and the test web's backlink service), the layered frontier's Language (M01) and Structure
 (M03) modules, and Pupsniffer's pairing as scoring follow-ups. Once the crawl is finished and
-scored, an evaluation of its candidate pairs (kept and removed) is drawn for two evaluators.
+scored, two evaluations of its candidate pairs (kept and removed) are drawn for two evaluators: an
+*estimate* one (a random sample per method: it measures precision and never trains) and an *improve*
+one (the pairs the classifiers are least sure of: its judgments are what "Train now" learns from).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from crawlweb.services import crawl_control
 from evaluation.models import CandidatePair
 from labeling.creation import create_evaluation
 from labeling.forms import EvaluationForm
+from labeling.models import Evaluation
 from labeling.permissions import EVALUATORS
 
 DESCRIPTION = "COBFC with the BS Detector, frontier modules M01 + M03, and pairing"
@@ -87,18 +90,31 @@ def _wait_until_scored(crawl_id: int, timeout: float) -> None:
 
 
 def evaluation_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S):
-    """Draw the demo's evaluation of the crawl's pairs once they are scored; None when there is no pair."""
+    """The demo's estimate evaluation (see demo_evaluations_when_scored); None when there is no pair."""
+    evaluations = demo_evaluations_when_scored(crawl_id, timeout)
+    return evaluations[0] if evaluations else None
+
+
+def demo_evaluations_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S) -> list:
+    """Draw the demo's two evaluations of the crawl's pairs once they are scored, estimate first, then
+    improve; [] when there is no pair. Running it twice draws nothing new."""
     _wait_until_scored(crawl_id, timeout)
     crawl = Crawl.objects.get(pk=crawl_id)
-    existing = crawl.evaluations.order_by("id").first()
+    if not CandidatePair.objects.filter(crawl=crawl).exists():
+        return []
+    return [_demo_evaluation(crawl, purpose) for purpose in (Evaluation.Purpose.ESTIMATE, Evaluation.Purpose.IMPROVE)]
+
+
+def _demo_evaluation(crawl: Crawl, purpose: str) -> Evaluation:
+    existing = crawl.evaluations.filter(purpose=purpose).order_by("id").first()
     if existing is not None:
         return existing
-    if not CandidatePair.objects.filter(crawl=crawl).exists():
-        return None
     judges = get_user_model().objects.filter(username__in=("admin", "evaluator")).order_by("username")
-    form = EvaluationForm({"name": f"Demo: pairs of crawl {crawl_id}", "what": "pairs", "crawls": [crawl_id],
+    name = {Evaluation.Purpose.ESTIMATE: f"Demo: pairs of crawl {crawl.pk}",
+            Evaluation.Purpose.IMPROVE: f"Demo: pairs of crawl {crawl.pk} to train on"}[purpose]
+    form = EvaluationForm({"name": name, "what": "pairs", "crawls": [crawl.pk],
                            "stratify_by": "method", "sample_size": EVALUATION_SAMPLE_PER_STRATUM, "seed": 1,
-                           "overlap": 0.2, "purpose": "estimate", "evaluators": [user.pk for user in judges]})
+                           "overlap": 0.2, "purpose": purpose, "evaluators": [user.pk for user in judges]})
     if not form.is_valid():
-        raise RuntimeError(f"the demo's evaluation was refused: {form.errors.as_text()}")
+        raise RuntimeError(f"the demo's {purpose} evaluation was refused: {form.errors.as_text()}")
     return create_evaluation(**form.cleaned_data)

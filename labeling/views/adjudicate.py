@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from crawlweb.ids import parse_id
+from labeling.adjudication_cards import cards_of
 from labeling.models import Adjudication, EvaluationItem
 from labeling.permissions import admin_required, evaluation_for_admin
 from labeling.report_data import ItemRecord, load_items
@@ -26,6 +27,8 @@ def disagreements(request, pk: int):
     disputed = [(item, answers_of(item)) for item in load_items(evaluation) if item.disagreed]
     disputed.sort(key=lambda pair: (pair[0].adjudication is not None, pair[0].position))
     pending = [item for item, _ in disputed if item.adjudication is None]
+    cards = cards_of([item.id for item in pending])
+    disputed = [(item, answers, cards.get(item.id, "")) for item, answers in disputed]
     return render(request, "labeling/disagreements.html", {
         "evaluation": evaluation, "disputed": disputed, "pending": len(pending),
         "first_pending_id": pending[0].id if pending else None})

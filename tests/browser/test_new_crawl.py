@@ -36,6 +36,7 @@ def test_an_operator_starts_barbosa_cobfc_with_m01_and_m03_and_sees_it_running(
     try:
         assert crawl.strategy == "cobfc"
         assert crawl.config["modules"] == {"M01": {"pair": "sr-en"}, "M03": {}}
+        page.click("#config-fold summary")  # the configuration is folded until opened
         config = page.locator("table.crawl-config")
         assert "COBFC" in config.locator("tr[data-key=strategy]").inner_text()
         assert "Barbosa et al. 2011" in config.locator("tr[data-key=strategy]").inner_text()

@@ -66,6 +66,7 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
     try:
         assert crawl.strategy == "cobfc" and (crawl.source_language, crawl.target_language) == ("sr", "en")
         assert crawl.config["modules"] == {"M01": {"pair": "sr-en"}, "M03": {}}
+        page.click("#config-fold summary")  # the configuration is folded until opened
         assert "Barbosa et al. 2011" in page.locator("table.crawl-config tr[data-key=strategy]").inner_text()
         page.evaluate("window.notReloaded = true")
 
@@ -110,6 +111,7 @@ def test_an_operator_runs_cobfc_with_m01_and_m03_from_the_form_to_every_export(
         page.screenshot(path=str(screenshot_path("operator.png", tmp_path)), full_page=False)
 
         # Every export, downloaded as the operator does, read by its downstream reader.
+        page.click("#exports-fold summary")  # the exports are folded until opened
         exports = f"/crawls/{crawl.pk}/exports/"
         sites_csv = validators.read_sites_csv(_download(page, f"#exports a[href='{exports}sites.csv']"))
         assert {r["site"] for r in sites_csv if r["verdict"] == "bilingual"} == bilingual

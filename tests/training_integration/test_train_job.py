@@ -59,8 +59,9 @@ def test_only_the_pairs_the_filter_kept_are_trained_on(people, sync_jobs):
     run = request_training(TrainingRun.Trigger.BUTTON)
     run.refresh_from_db()
     assert not TrainedModel.objects.filter(kind="pair_classifier").exists()
-    assert run.summary["pair_classifier"]["skipped"] == ("of the pairs the filter kept, 20 judged yes and 0 judged no; "
-                                                         "training needs 5 of each")
+    assert run.summary["pair_classifier"]["skipped"] == (
+        "of the pairs the filter kept, 20 judged yes and 0 judged no among improve evaluations; "
+        "estimate evaluations measure precision and never train; training needs 5 of each")
 
 
 def test_estimate_items_are_never_trained_on(people, sync_jobs):

@@ -46,8 +46,9 @@ def _counts(labels) -> dict:
 def _too_few(kind: str, labels, minimum: int, among: str = "") -> Outcome | None:
     counts = _counts(labels)
     if min(counts["positive"], counts["negative"]) < minimum:
-        return Outcome(kind, trained_on=counts, skipped=f"{among}{counts['positive']} judged yes and "
-                                                          f"{counts['negative']} judged no; training needs {minimum} of each")
+        return Outcome(kind, trained_on=counts, skipped=(
+            f"{among}{counts['positive']} judged yes and {counts['negative']} judged no among improve evaluations; "
+            f"estimate evaluations measure precision and never train; training needs {minimum} of each"))
     return None
 
 

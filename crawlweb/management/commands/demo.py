@@ -2,8 +2,8 @@
 
 Creates an admin and an evaluator (password from DEMO_ADMIN_PASSWORD, else generated and printed),
 serves the bundled test web on a loopback proxy, starts a crawl of it with the project's strongest
-configuration (demo_crawl.py), leaves an evaluation of its pairs ready to judge once the crawl is
-scored, and serves the dashboard on http://127.0.0.1:PORT/.
+configuration (demo_crawl.py), leaves two evaluations of its pairs ready to judge once the crawl is
+scored (an estimate one that measures precision, an improve one whose judgments train), and serves the dashboard on http://127.0.0.1:PORT/.
 """
 from __future__ import annotations
 
@@ -75,13 +75,14 @@ class Command(BaseCommand):
 
     def _evaluation_when_scored(self, crawl_id: int, port: int) -> None:
         try:
-            evaluation = demo_crawl.evaluation_when_scored(crawl_id)
-            if evaluation is None:
+            evaluations = demo_crawl.demo_evaluations_when_scored(crawl_id)
+            if not evaluations:
                 self.stderr.write(f"crawl {crawl_id} found no candidate pair: no evaluation was created")
-            else:
+            for evaluation in evaluations:
                 self.stdout.write(self.style.SUCCESS(
-                    f"evaluation ready: {evaluation.items.count()} pairs to judge at "
-                    f"http://127.0.0.1:{port}/labeling/{evaluation.pk}/judge/"))
+                    f"{evaluation.purpose} evaluation ready: {evaluation.items.count()} pairs to judge at "
+                    f"http://127.0.0.1:{port}/labeling/{evaluation.pk}/judge/"
+                    + ("  (its judgments feed Train now at /training/)" if evaluation.purpose == "improve" else "")))
         finally:
             close_old_connections()
 
