@@ -122,7 +122,8 @@ class Command(BaseCommand):
         terminal), then, when its jobs run in this process, until its follow-up jobs (the last
         pairing pass, the site verdicts) are done; Ctrl-C leaves the crawl running."""
         if uses_redis():
-            self.stdout.write("jobs run on RQ workers: python manage.py rqworker score train crawl")
+            self.stdout.write("jobs run on RQ workers: python manage.py rqworker crawl score train (half of them)"
+                              " and python manage.py rqworker score train crawl (the other half)")
         display = display_for(self.stdout, f"crawl {crawl.pk}")
         try:
             follow_crawl(crawl, display)

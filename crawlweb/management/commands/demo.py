@@ -41,7 +41,8 @@ class Command(BaseCommand):
             raise CommandError(f"--size {size}: the test web needs at least 16 sites to hold every kind of site")
         if uses_redis():
             self.stdout.write("REDIS_URL is set: crawl steps go to RQ; start workers with "
-                              "'python manage.py rqworker score train crawl'.")
+                              "'python manage.py rqworker crawl score train' and "
+                              "'python manage.py rqworker score train crawl' (half of each).")
         else:
             # The test web's broken pages (a 500, a timeout) answer at once: with the usual minute of
             # backoff before each retry, the demo's crawl, and the evaluation drawn after it, waited minutes.
