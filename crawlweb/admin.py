@@ -1,10 +1,15 @@
 from django import forms
-from django.core.exceptions import ValidationError
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput, JSONString
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django_rq.admin import QueueAdmin
+from django_rq.models import Dashboard
 
+from crawlweb import bounded_json
 from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
 from crawlweb.login_throttle import ThrottledAdminLoginForm
 from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site
@@ -54,9 +59,14 @@ class SeedListAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
             added, errors = import_seeds(seed_list, upload.read(), upload.name)
-            messages.success(request, f"{added} seeds added from {upload.name}.")
+            refused = next((error for error in errors if error.whole_file), None)
+            if refused is not None:
+                messages.error(request, f"Nothing imported from {upload.name}: {refused.problem}")
+            else:
+                messages.success(request, f"{added} seeds added from {upload.name}.")
             for error in errors:
-                messages.warning(request, f"Skipped {error}")
+                if not error.whole_file:
+                    messages.warning(request, f"Skipped {error}")
             return redirect(reverse("admin:crawlweb_seedlist_change", args=[seed_list.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "seed_list": seed_list,
                    "opts": self.model._meta, "title": f"Import seeds into {seed_list}"}
@@ -71,10 +81,30 @@ class SeedAdmin(admin.ModelAdmin):
     search_fields = ("url", "label")
 
 
+class BoundedJSONField(forms.JSONField):
+    """The admin's JSON field, with the nesting of what is typed bounded before it is parsed
+    (crawlweb.bounded_json): 3,000 nested [ were a RecursionError and a 500, here and on re-display."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and not self.disabled and value not in self.empty_values:
+            try:
+                converted = bounded_json.loads(value)
+            except bounded_json.JsonInputError as error:
+                raise ValidationError(str(error), code="invalid") from None
+            return JSONString(converted) if isinstance(converted, str) else converted
+        return super().to_python(value)
+
+    def bound_data(self, data, initial):
+        if isinstance(data, str) and bounded_json.text_depth(data) > bounded_json.MAX_DEPTH:
+            return InvalidJSONInput(data)  # shown back as typed, never parsed
+        return super().bound_data(data, initial)
+
+
 class CrawlForm(forms.ModelForm):
     class Meta:
         model = Crawl
         fields = "__all__"
+        field_classes = {"config": BoundedJSONField}
 
     def clean_config(self):
         config = self.cleaned_data["config"]
@@ -135,3 +165,17 @@ class LinkAdmin(admin.ModelAdmin):
     list_filter = ("kind", "out_of_site", "hreflang")
     search_fields = ("target_url", "anchor_text", "img_alt", "img_src")
     raw_id_fields = ("page",)
+
+
+class JobsDashboardAdmin(QueueAdmin):
+    """django-rq's admin link to its dashboard is a model without a table (Dashboard, managed = False):
+    it has no object to change, delete or show the history of, and those pages queried the missing
+    table (a 500). They answer 404; the link and the dashboard's own pages stay as django-rq makes them."""
+
+    def get_object(self, request, object_id, from_field=None):
+        raise Http404("the jobs dashboard has no objects")
+
+
+if admin.site.is_registered(Dashboard):
+    admin.site.unregister(Dashboard)
+    admin.site.register(Dashboard, JobsDashboardAdmin)

@@ -121,15 +121,28 @@ def redis_url(name: str) -> str | None:
     return value
 
 
+MIN_SECRET_KEY_LENGTH = 32
+
+
 def secret_key(name: str, store: Path) -> str:
-    """SECRET_KEY from the environment, else one generated once and kept under var/ (never committed)."""
+    """SECRET_KEY from the environment, else one generated once and kept under var/ (never committed).
+
+    A generated key belongs to this host alone: `check --deploy` says so (crawlweb/checks.py)."""
     value = _raw(name)
     if value is not None:
-        if len(value) < 32:
-            raise SettingError(f"{name} is too short: use at least 32 characters")
+        if len(value) < MIN_SECRET_KEY_LENGTH:
+            raise SettingError(f"{name} is too short: use at least {MIN_SECRET_KEY_LENGTH} characters")
         return value
     if store.exists():
-        return store.read_text(encoding="utf-8").strip()
+        try:
+            stored = store.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            raise SettingError(f"cannot read {store}: {error}; delete it to have a new key generated, "
+                               f"or set {name}") from None
+        if len(stored) < MIN_SECRET_KEY_LENGTH:  # an emptied or truncated file
+            raise SettingError(f"{store} holds no usable key ({len(stored)} characters, at least "
+                               f"{MIN_SECRET_KEY_LENGTH} needed): delete it to have a new one generated, or set {name}")
+        return stored
     store.parent.mkdir(parents=True, exist_ok=True)
     generated = secrets.token_urlsafe(50)
     store.write_text(generated, encoding="utf-8")

@@ -2,7 +2,7 @@
 
 A path id (``<int:pk>``) is ASCII digits but may be any length: 99999999999999999999999 overflows
 SQLite's and PostgreSQL's 64-bit integers and would answer 500. IdRangeMiddleware answers 404 for any
-integer view argument out of range, before the view runs. A query id (``?crawl=ID``) is read with
+integer view argument out of range, and for an admin object id of digits out of range, before the view runs. A query id (``?crawl=ID``) is read with
 ``query_ids``, which keeps only ASCII digit strings in range ("²".isdigit() is true, int("²") fails).
 """
 from __future__ import annotations
@@ -42,4 +42,9 @@ class IdRangeMiddleware:
         for value in (*view_args, *view_kwargs.values()):
             if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_ID:
                 raise Http404("no such object")
+        # The admin's object pages take the id as text (<path:object_id>); every model here has an
+        # integer id, and a 23-digit one overflowed SQLite (OverflowError, a 500).
+        object_id = view_kwargs.get("object_id")
+        if isinstance(object_id, str) and object_id.isascii() and object_id.isdigit() and parse_id(object_id) is None:
+            raise Http404("no such object")
         return None

@@ -17,6 +17,7 @@ MAX_LABEL_LENGTH = 200  # Seed.label's column
 # refused whole before anything is created.
 MAX_SEED_FILE_BYTES = 20 * 1024 * 1024
 MAX_SEED_LINES = 200_000
+NO_URL = "no URL in the file: it is empty, or holds only blank lines and # comments"
 # Byte-order marks, longest first (the UTF-32 LE mark begins with the UTF-16 LE one).
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -35,7 +36,14 @@ class SeedError:
     text: str
     problem: str
 
+    @property
+    def whole_file(self) -> bool:
+        """The file was refused as a whole (not UTF-8, too large, no URL at all): nothing of it is imported."""
+        return self.line == 0
+
     def __str__(self):
+        if self.whole_file:
+            return f"the whole file: {self.problem}"
         return f"line {self.line}: {self.problem}: {self.text!r}"
 
 
@@ -58,7 +66,8 @@ def url_problem(url: str) -> str | None:
 
 
 def parse_seed_file(content: str | bytes, filename: str = "") -> tuple[list[SeedEntry], list[SeedError]]:
-    """The good entries and the bad lines of a seed file; a file refused whole is one error on line 0."""
+    """The good entries and the bad lines of a seed file; a file refused whole (or holding no URL at all)
+    is one error on line 0 (SeedError.whole_file)."""
     if isinstance(content, bytes):
         content, problem = decode_seed_bytes(content)
         if problem:
@@ -85,6 +94,8 @@ def parse_seed_file(content: str | bytes, filename: str = "") -> tuple[list[Seed
         else:
             first_line_of[url] = line_no
             entries.append(SeedEntry(line_no, url, label))
+    if not entries and not errors:
+        errors.append(SeedError(0, "", NO_URL))
     return entries, errors
 
 

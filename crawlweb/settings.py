@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from crawlweb.crawler.politeness import MAX_HOST_INTERVAL_S
 from crawlweb.env import (
     SettingError, database_from_url, env_bool, env_choice, env_list, env_number, env_str, redis_url, secret_key,
 )
@@ -12,6 +13,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = secret_key("SECRET_KEY", VAR_DIR / "secret_key")
+# Where the key came from when SECRET_KEY is not set: generated on this host (check --deploy warns).
+SECRET_KEY_FILE = None if env_str("SECRET_KEY", "") else VAR_DIR / "secret_key"
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -55,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "crawlweb.ids.IdRangeMiddleware",
+    "crawlweb.not_found.DjangoRqNotFoundMiddleware",
 ]
 
 ROOT_URLCONF = "crawlweb.urls"
@@ -124,7 +128,7 @@ CRAWLER_USER_AGENT = env_str(
 )
 CRAWLER_CONNECT_TIMEOUT = env_number("CRAWLER_CONNECT_TIMEOUT", 5.0, minimum=0.1, maximum=120)
 CRAWLER_READ_TIMEOUT = env_number("CRAWLER_READ_TIMEOUT", 15.0, minimum=0.1, maximum=600)
-CRAWLER_HOST_INTERVAL = env_number("CRAWLER_HOST_INTERVAL", 1.0, minimum=0, maximum=3600)
+CRAWLER_HOST_INTERVAL = env_number("CRAWLER_HOST_INTERVAL", 1.0, minimum=0, maximum=MAX_HOST_INTERVAL_S)
 # Whole-response deadline: a server trickling bytes (each read within the read timeout) is cut here.
 CRAWLER_TOTAL_TIMEOUT = env_number("CRAWLER_TOTAL_TIMEOUT", 60.0, minimum=1, maximum=3600)
 CRAWLER_MAX_PAGE_BYTES = env_number("CRAWLER_MAX_PAGE_BYTES", 10 * 1024 * 1024, minimum=1024, integer=True)

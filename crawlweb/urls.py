@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from crawlweb.not_found import view_on_site
+
 urlpatterns = [
+    # Before the admin's own: the same shortcut, answering 404 for a model without a table.
+    path("admin/r/<int:content_type_id>/<path:object_id>/", view_on_site, name="view_on_site"),
     path("admin/", admin.site.urls),
     path("django-rq/", include("django_rq.urls")),
     path("jobs/", include("crawlweb.dashboard.job_urls")),

@@ -316,7 +316,8 @@ def _bad_inputs(quick: bool) -> list[dict]:
                 response = client.post(import_url, {"file": SimpleUploadedFile("seeds.txt", content)}, follow=True)
                 added = Seed.objects.filter(seed_list=seed_list).count()
                 text = response.content.decode("utf-8", "replace")
-                refused = "0 seeds added" in text or "errorlist" in text  # a skipped-lines message or a form error
+                # the whole file refused, every line skipped, or a form error
+                refused = "Nothing imported from" in text or "0 seeds added" in text or "errorlist" in text
                 return response.status_code == 200 and added == 0 and refused, f"{response.status_code}"
             check(f"admin seed file: {name}", via_admin_import)
             path = Path(tmp) / "seeds.txt"

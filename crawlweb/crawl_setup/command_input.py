@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from crawlweb import bounded_json
 from crawlweb.crawl_setup.form import CrawlSetupForm, with_preset
 from crawlweb.crawl_setup.presets import preset_named, preset_names
 
@@ -70,9 +71,9 @@ def _read(path: Path, flag: str) -> str:
 def _config_file(values: dict, path: Path) -> dict:
     """A JSON object of form fields; "preset" is applied first, "extra_config" may be an object."""
     try:
-        data = json.loads(_read(path, "config"))
-    except json.JSONDecodeError as error:
-        raise InputError(f"config: {path} is not JSON: {error}") from None
+        data = bounded_json.loads(_read(path, "config"))
+    except bounded_json.JsonInputError as error:
+        raise InputError(f"config: {path}: {error}") from None
     if not isinstance(data, dict):
         raise InputError(f"config: {path} must hold a JSON object of form fields")
     fields = set(CrawlSetupForm.base_fields)

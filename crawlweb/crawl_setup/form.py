@@ -9,13 +9,14 @@ on the field that set the key. Nothing is created until the form is valid.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from crawlweb import bounded_json
 from crawlweb.crawl_setup.presets import PRESETS, preset_named
+from crawlweb.crawler.politeness import MAX_HOST_INTERVAL_S
 from crawlweb.models import Crawl, SeedList
 from crawlweb.seed_import import url_problem
 from crawlweb.services.crawl_config import ADDRESS_POLICIES, KNOWN_KEYS, CrawlConfig
@@ -68,8 +69,10 @@ class CrawlSetupForm(forms.Form):
     topic_cutoff = forms.FloatField(required=False, initial=10.0)
     url_rules = forms.CharField(required=False, label="URL rules", widget=forms.Textarea(attrs={"rows": 2}),
                                 help_text="Lines 'allow|exclude HOST:<regex>|URL:<regex>'.")
-    host_interval = forms.FloatField(required=False, min_value=0, label="Host interval (seconds)", help_text="Seconds between requests to one "
-                                                                            "host (default: the site setting).")
+    host_interval = forms.FloatField(required=False, min_value=0, max_value=MAX_HOST_INTERVAL_S,
+                                     label="Host interval (seconds)",
+                                     help_text="Seconds between requests to one host, at most 3600 (default: "
+                                               "the site setting).")
     address_policy = forms.ChoiceField(required=False, choices=[("", "(site setting)")] +
                                        [(p, p) for p in ADDRESS_POLICIES])
     page_budget = forms.IntegerField(min_value=1, max_value=MAX_COUNT, initial=1000, label="Budget (pages)")
@@ -126,9 +129,9 @@ class CrawlSetupForm(forms.Form):
         if not text.strip():
             return {}
         try:
-            extra = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValidationError(f"not JSON: {error}") from None
+            extra = bounded_json.loads(text)
+        except bounded_json.JsonInputError as error:
+            raise ValidationError(str(error)) from None
         if not isinstance(extra, dict):
             raise ValidationError("must be a JSON object of crawl-config keys")
         own = sorted(set(extra) & FIELD_KEYS)

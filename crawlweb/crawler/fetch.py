@@ -39,8 +39,11 @@ HTTP_ERROR = "http_error"
 ROBOTS = "robots"
 EXCLUDED = "excluded"
 INVALID_URL = "invalid_url"
+# An error of the crawler's own while fetching one URL (a bug to report, its traceback in the log): it is
+# recorded against that Target (set by the crawl step), and the crawl goes on with the others.
+UNEXPECTED = "unexpected"
 ERROR_KINDS = (TIMEOUT, DNS, DNS_TEMPORARY, REFUSED, CONNECTION, TOO_LARGE, REDIRECT_LOOP, TOO_MANY_REDIRECTS,
-               PRIVATE_ADDRESS, NOT_HTML, HTTP_ERROR, ROBOTS, EXCLUDED, INVALID_URL)
+               PRIVATE_ADDRESS, NOT_HTML, HTTP_ERROR, ROBOTS, EXCLUDED, INVALID_URL, UNEXPECTED)
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 PROBE_BYTES = 16 * 1024  # what head() reads when it has to fall back to GET
@@ -293,6 +296,7 @@ class Fetcher:
         try:
             parts = urlsplit(url)
             host = parts.hostname
+            parts.port  # noqa: B018 -- raises ValueError for a port out of range or not a number
         except ValueError as exc:
             result.error_kind, result.error = INVALID_URL, f"malformed URL {url!r}: {exc}"
             return False
@@ -300,7 +304,12 @@ class Fetcher:
             result.error_kind, result.error = INVALID_URL, f"cannot fetch {url!r}: not an http(s) URL with a host"
             return False
         try:
-            check_address_allowed(host, self.address_policy, proxied=self.is_proxied(url), resolver=self.resolver)
+            proxied = self.is_proxied(url)
+        except ValueError as exc:  # requests' NO_PROXY matching reads the URL again: never let it raise
+            result.error_kind, result.error = INVALID_URL, f"malformed URL {url!r}: {exc}"
+            return False
+        try:
+            check_address_allowed(host, self.address_policy, proxied=proxied, resolver=self.resolver)
         except AddressRefused as exc:
             result.error_kind, result.error = exc.kind, exc.reason
             return False

@@ -9,11 +9,14 @@ fetch outcome into a cacheable policy:
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from protego import Protego
+
+from .politeness import MAX_HOST_INTERVAL_S
 
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 section 2.5: parse at least the first 500 KiB
 DEFAULT_CACHE_SECONDS = 24 * 3600  # RFC 9309 section 2.4: SHOULD NOT cache longer than 24 hours
@@ -104,13 +107,17 @@ class RobotsPolicy:
             return True
 
     def crawl_delay(self, user_agent: str) -> float | None:
+        """The Crawl-delay for ``user_agent`` in seconds, at most MAX_HOST_INTERVAL_S (an hour: a site asking
+        for more gets an hour); None when there is none, or it is negative or not a number."""
         if self.mode != PARSED:
             return None
         try:
-            delay = self.parser.crawl_delay(_product_token(user_agent))
-        except Exception:
+            delay = float(self.parser.crawl_delay(_product_token(user_agent)))
+        except Exception:  # no Crawl-delay (None), or a value protego kept but float() cannot read
             return None
-        return float(delay) if delay is not None and delay >= 0 else None
+        if math.isnan(delay) or delay < 0:
+            return None
+        return min(delay, MAX_HOST_INTERVAL_S)
 
     def sitemaps(self) -> list[str]:
         if self.mode != PARSED:

@@ -27,6 +27,7 @@ from crawlweb.models import Crawl
 class ExportOptions:
     language: str | None = None  # page records: only pages identified in this language
     kept_only: bool = False  # pairs.tsv: only the pairs the filter kept
+    raw: bool = False  # CSV and TSV: text as stored, formulas not neutralized (crawlweb.spreadsheet_cells)
 
 
 @dataclass(frozen=True)
@@ -51,17 +52,18 @@ def _tmx(crawl, options):
 EXPORTS = {export.format: export for export in [
     Export("sites-csv", "sites.csv", "text/csv; charset=utf-8",
            "Bilingual sites: verdict, evidence, credibility, pages per language (CSV)",
-           lambda crawl, o: csv_lines(SITE_COLUMNS, (flat_site_row(r) for r in site_rows(crawl.pk)))),
+           lambda crawl, o: csv_lines(SITE_COLUMNS, (flat_site_row(r) for r in site_rows(crawl.pk)), raw=o.raw)),
     Export("sites-json", "sites.json", "application/json", "Bilingual sites (JSON, evidence in full)",
            lambda crawl, o: json_array(site_rows(crawl.pk))),
     Export("pairs-tsv", "pairs.tsv", "text/tab-separated-values; charset=utf-8",
            "Page pairs with score, method and the filter's verdict (TSV, Bitextor's URL columns first)",
-           lambda crawl, o: tsv_lines(PAIR_COLUMNS, pair_rows(crawl.pk, kept_only=o.kept_only))),
+           lambda crawl, o: tsv_lines(PAIR_COLUMNS, pair_rows(crawl.pk, kept_only=o.kept_only), raw=o.raw)),
     Export("pairs-tmx", "pairs.tmx", "application/x-tmx+xml; charset=utf-8",
            "Kept pairs' aligned paragraphs (TMX 1.4)", _tmx),
     Export("segments-tsv", "segments.tsv", "text/tab-separated-values; charset=utf-8",
            "Kept pairs' aligned paragraphs for Bicleaner (URL1 URL2 SOURCE TARGET …, TSV without header)",
-           lambda crawl, o: tsv_lines(SEGMENT_COLUMNS, aligned_paragraphs(crawl.pk), header=False)),
+           lambda crawl, o: tsv_lines(SEGMENT_COLUMNS, aligned_paragraphs(crawl.pk), header=False,
+                                     raw=o.raw)),
     Export("warc", "crawl.warc.gz", "application/gzip",
            "Every request and response of the crawl (all its WARC files as one)",
            lambda crawl, o: crawl_warc(settings.WARC_DIR, crawl.pk)),

@@ -16,7 +16,8 @@ def download(request, pk, file_name):
     export = BY_FILE_NAME.get(file_name)
     if export is None:
         raise Http404(f"no export named {file_name!r}")
-    options = ExportOptions(language=request.GET.get("language") or None, kept_only=request.GET.get("kept") == "1")
+    options = ExportOptions(language=request.GET.get("language") or None, kept_only=request.GET.get("kept") == "1",
+                            raw=request.GET.get("raw") == "1")
     response = StreamingHttpResponse(export.chunks(crawl, options), content_type=export.content_type)
     response["Content-Disposition"] = f'attachment; filename="crawl-{crawl.pk}-{export.file_name}"'
     return response

@@ -20,6 +20,7 @@ from django.db.models import Count, Max, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from crawlweb.crawler.fetch import UNEXPECTED, FetchResult
 from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.queueing import enqueue, uses_redis
 from crawlweb.models import Crawl
@@ -27,7 +28,7 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
                                         run_step_followups)
 from crawlweb.services.leasing import Lease, hand_back_leases, in_flight, lease_batch, next_lease_in
-from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
+from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step, warc_writer_for
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
@@ -254,10 +255,19 @@ def _room(crawl: Crawl) -> int:
 
 
 def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
-    """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network."""
+    """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network.
+
+    Whatever one URL does to the network step, its failure stays with its Target: raised here, it
+    failed the whole batch it came with, and every later step that leased it again."""
     time.sleep(lease.wait_s())  # a host leased within the look-ahead: its clock runs out now
-    outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
-                           _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
+    try:
+        outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
+                               _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
+    except Exception as error:
+        log.exception("fetching %s failed unexpectedly", lease.target.url)
+        failed = FetchResult(requested_url=lease.target.url, final_url=lease.target.url, error_kind=UNEXPECTED,
+                             error=f"crawler error while fetching: {type(error).__name__}: {error}")
+        outcome = NetworkOutcome(result=failed, finished_at=time.time())
     prepared = None
     if keeps_page(outcome.result):
         prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config, lease.source_url)

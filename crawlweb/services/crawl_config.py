@@ -4,7 +4,7 @@ Keys an operator may set in Crawl.config (all optional):
   url_rules       text, lines "allow|exclude HOST:<regex>|URL:<regex>"
   session_params  list of query-parameter names treated as session ids
   host_aliases    list of groups of host names; the first of a group is the canonical name
-  host_interval   seconds between two requests to one host (Crawl-delay wins when larger)
+  host_interval   seconds between two requests to one host, 0 to 3600 (Crawl-delay wins when larger)
   address_policy  "public", "loopback" or "private" (see CRAWLER_ADDRESS_POLICY)
   max_url_length  longest URL scheduled
   text_urls       true: follow URLs written out in plain-text documents (text/plain); default false
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from crawlweb.bounded_json import MAX_DEPTH, value_depth
+from crawlweb.crawler.politeness import MAX_HOST_INTERVAL_S
 from crawlweb.crawler.urls import DEFAULT_SESSION_PARAMS, RuleError, UrlRules
 from frontier.strategies.settings import errors as discovery_errors
 from frontier.placement import frontier_config_errors
@@ -50,6 +52,8 @@ class CrawlConfig:
         if not isinstance(config, dict):
             raise ValidationError("crawl config must be a JSON object")
         errors = {}
+        if value_depth(config) > MAX_DEPTH:  # checked before anything walks it recursively
+            raise ValidationError({"config": f"nested deeper than {MAX_DEPTH} levels"})
         non_finite = list(_non_finite_numbers(config, ""))
         if non_finite:  # NaN, Infinity and 1e400 parse in Python but are not JSON numbers: no database stores them
             errors["config"] = f"not a finite number at {', '.join(non_finite)} (NaN, Infinity, 1e400)"
@@ -72,6 +76,9 @@ class CrawlConfig:
         interval = config.get("host_interval", settings.CRAWLER_HOST_INTERVAL)
         if isinstance(interval, bool) or not isinstance(interval, (int, float)) or interval < 0:
             errors["host_interval"] = f"must be a number of seconds >= 0, not {interval!r}"
+        elif interval > MAX_HOST_INTERVAL_S:  # the bound of crawler.politeness, as for CRAWLER_HOST_INTERVAL
+            errors["host_interval"] = (f"must be at most {MAX_HOST_INTERVAL_S:g} seconds (an hour), "
+                                       f"not {interval:g}")
         policy = config.get("address_policy", settings.CRAWLER_ADDRESS_POLICY)
         if policy not in ADDRESS_POLICIES:
             errors["address_policy"] = f"must be one of {', '.join(ADDRESS_POLICIES)}, not {policy!r}"

@@ -27,6 +27,7 @@ from django.db.models import F, Min, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.bulk_rows import case_by_id
@@ -156,9 +157,11 @@ def claim_host(host: Host, interval_s: float) -> bool:
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:
     """The requests are over: free each (host id, interval, request end) host in one statement; a
-    host's politeness clock runs from its request's end."""
+    host's politeness clock runs from its request's end. An interval beyond the bound (a Crawl-delay stored
+    before robots.txt values were bounded) counts as the bound: one host's value must not fail the batch."""
     now = timezone.now()
-    next_fetch = {host_id: (ended or now) + timedelta(seconds=interval) for host_id, interval, ended in releases}
+    next_fetch = {host_id: (ended or now) + timedelta(seconds=bounded_interval(interval))
+                  for host_id, interval, ended in releases}
     if next_fetch:
         Host.objects.filter(pk__in=sorted(next_fetch)).update(
             busy_until=None, next_fetch_at=case_by_id(next_fetch, Host._meta.get_field("next_fetch_at")))

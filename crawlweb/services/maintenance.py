@@ -36,7 +36,10 @@ def sanity_check(crawl: Crawl, *, repair: bool = False) -> SanityReport:
     }
     for name, queryset in checks.items():
         report.problems[name] = queryset.count()
-    counted = Target.objects.filter(crawl=crawl).filter(Q(status_code__isnull=False)).count()
+    # Targets a request was made for: a status, and leased at least once. The final URL of a redirect is
+    # marked done with the redirecting Target's status without a request of its own (storing.
+    # _mark_redirect_target), and counting it reported a counter "below" on every crawl with a redirect.
+    counted = Target.objects.filter(crawl=crawl, status_code__isnull=False, attempts__gt=0).count()
     report.problems["fetched-page counter below the fetched targets"] = int(crawl.pages_fetched < counted)
     if repair and not report.clean:
         with transaction.atomic():

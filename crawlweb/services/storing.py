@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
+from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
 from crawlweb.models import Crawl, Host, Page
@@ -59,8 +60,9 @@ def robots_policy(host: Host) -> RobotsPolicy | None:
 
 
 def host_interval(host: Host, config: CrawlConfig) -> float:
-    """Crawl-delay wins over the configured interval when it is larger."""
-    return max(config.host_interval, host.crawl_delay or 0.0)
+    """Crawl-delay wins over the configured interval when it is larger (both within the bound of
+    crawler.politeness, also for a Crawl-delay stored before robots.txt values were bounded)."""
+    return bounded_interval(max(config.host_interval, host.crawl_delay or 0.0))
 
 
 @dataclass

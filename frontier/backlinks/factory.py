@@ -10,6 +10,8 @@ as messages, so the crawl goes on without that provider's answer.
 """
 from __future__ import annotations
 
+from django.conf import settings
+
 from frontier.backlinks.base import (
     BacklinkProvider,
     RateLimited,
@@ -35,7 +37,7 @@ class UnavailableProvider(BacklinkProvider):
         raise RuntimeError(self.reason)
 
 
-def _build(spec: dict, crawl_id: int) -> BacklinkProvider:
+def _build(spec: dict, crawl_id: int, address_policy: str) -> BacklinkProvider:
     kind = spec["kind"]
     if kind == "graph":
         return CrawlGraphProvider(crawl_id)
@@ -49,16 +51,19 @@ def _build(spec: dict, crawl_id: int) -> BacklinkProvider:
         return _edge_files[path]
     if kind == "http":
         return HttpJsonProvider(spec.get("url_template", "http://backlinks.test/?url={url}"),
-                                timeout=float(spec.get("timeout", 10.0)))
+                                timeout=float(spec.get("timeout", 10.0)), address_policy=address_policy,
+                                user_agent=settings.CRAWLER_USER_AGENT)
     raise ValueError(f"unknown backlink provider kind {kind!r}")
 
 
-def providers_for(crawl, settings: DiscoverySettings | None = None) -> list[BacklinkProvider]:
-    settings = settings or DiscoverySettings.of(crawl)
+def providers_for(crawl, discovery: DiscoverySettings | None = None) -> list[BacklinkProvider]:
+    discovery = discovery or DiscoverySettings.of(crawl)
     bucket = _buckets.get(crawl.pk)
-    if bucket is None or bucket.rate != settings.rate:
-        bucket = _buckets[crawl.pk] = TokenBucket(settings.rate, capacity=max(1.0, settings.rate))
-    return [RateLimited(_build(spec, crawl.pk), bucket) for spec in settings.providers]
+    if bucket is None or bucket.rate != discovery.rate:
+        bucket = _buckets[crawl.pk] = TokenBucket(discovery.rate, capacity=max(1.0, discovery.rate))
+    # the crawl's own address policy: a backlink service is fetched as the crawl's pages are
+    address_policy = (crawl.config or {}).get("address_policy") or settings.CRAWLER_ADDRESS_POLICY
+    return [RateLimited(_build(spec, crawl.pk, address_policy), bucket) for spec in discovery.providers]
 
 
 def collect_backlinks(providers: list[BacklinkProvider], url: str) -> tuple[list[str], list[str]]:

@@ -134,7 +134,7 @@ def no_proxy(monkeypatch):
 
 
 def test_http_service_backlinks_are_returned_and_the_url_is_encoded(service, no_proxy):
-    provider = HttpJsonProvider(service + "/ok?url={url}", timeout=2)
+    provider = HttpJsonProvider(service + "/ok?url={url}", timeout=2, address_policy="loopback")
     links = provider.backlinks("http://hotel.rs/a b?x=1&y=2")
     assert links == ["http://linker.rs/to?http://hotel.rs/a b?x=1&y=2", "http://other.rs/"]
     assert "http%3A%2F%2Fhotel.rs%2Fa%20b%3Fx%3D1%26y%3D2" in Service.requests_seen[-1]
@@ -151,20 +151,21 @@ def test_http_service_backlinks_are_returned_and_the_url_is_encoded(service, no_
     ],
 )
 def test_http_service_failures_become_provider_errors(service, no_proxy, path, transient, message):
-    provider = HttpJsonProvider(service + path + "?url={url}", timeout=2)
+    provider = HttpJsonProvider(service + path + "?url={url}", timeout=2, address_policy="loopback")
     with pytest.raises(ProviderError, match=message) as info:
         provider.backlinks("http://hotel.rs/")
     assert info.value.transient is transient
 
 
 def test_a_hanging_service_times_out_as_a_transient_error(service, no_proxy):
-    provider = HttpJsonProvider(service + "/hang?url={url}", timeout=0.3)
+    provider = HttpJsonProvider(service + "/hang?url={url}", timeout=0.3, address_policy="loopback")
     links, error = safe_backlinks(provider, "http://hotel.rs/")
     assert links == [] and error.transient is True and "timed out" in str(error)
 
 
 def test_an_unreachable_service_is_a_transient_error(no_proxy):
-    provider = HttpJsonProvider("http://127.0.0.1:9/?url={url}", timeout=1)  # discard port: nobody listens
+    provider = HttpJsonProvider("http://127.0.0.1:9/?url={url}", timeout=1,  # discard port: nobody listens
+                                address_policy="loopback")
     links, error = safe_backlinks(provider, "http://hotel.rs/")
     assert links == [] and error.transient is True
 

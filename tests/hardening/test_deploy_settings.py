@@ -1,4 +1,5 @@
-"""HTTPS=1 turns every HTTPS protection on: Django's own deployment check finds nothing to warn about."""
+"""HTTPS=1 turns every HTTPS protection on: Django's own deployment check finds nothing to warn about.
+A deployment without SECRET_KEY is warned that its key was generated on that host alone."""
 import os
 import subprocess
 import sys
@@ -11,14 +12,18 @@ def manage(tmp_path, *args, **env):
     # A deployment's environment: none of the HTTPS settings under test, and not the async switch the
     # browser tests set in this process for Playwright (check --deploy rightly refuses it).
     environment = {key: value for key, value in os.environ.items()
-                   if key not in ("HTTPS", "PROXY_SSL_HEADER", "HSTS_SECONDS", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+                   if key not in ("HTTPS", "PROXY_SSL_HEADER", "HSTS_SECONDS", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE",
+                                  "SECRET_KEY")}
     environment.update(VAR_DIR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3", **env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=environment, capture_output=True,
                           text=True, timeout=120)
 
 
+KEY = "a-deployment-key-set-by-its-operator-0123456789-abcdefghij"
+
+
 def test_check_deploy_is_clean_with_https_on(tmp_path):
-    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", HTTPS="1")
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", HTTPS="1", SECRET_KEY=KEY)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
 
@@ -42,3 +47,23 @@ def test_a_bad_https_value_stops_start_up_naming_the_variable(tmp_path):
     result = manage(tmp_path, "check", HTTPS="maybe")
     assert result.returncode != 0
     assert "HTTPS='maybe' is not a boolean" in result.stderr
+
+
+def test_check_deploy_warns_that_a_generated_secret_key_belongs_to_this_host_alone(tmp_path):
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", HTTPS="1")
+    assert result.returncode != 0
+    assert "crawlweb.W001" in result.stderr and f"{tmp_path / 'secret_key'}" in result.stderr
+    assert "several web hosts" in result.stderr
+
+
+def test_a_plain_check_says_nothing_of_the_generated_key(tmp_path):
+    result = manage(tmp_path, "check", "--fail-level", "WARNING")
+    assert result.returncode == 0 and "crawlweb.W001" not in result.stderr
+
+
+def test_an_empty_secret_key_file_is_a_one_line_configuration_error(tmp_path):
+    (tmp_path / "secret_key").write_text("\n")
+    result = manage(tmp_path, "check")
+    assert result.returncode == 2
+    assert result.stderr == (f"configuration error: {tmp_path / 'secret_key'} holds no usable key (0 characters, "
+                             "at least 32 needed): delete it to have a new one generated, or set SECRET_KEY\n")

@@ -104,8 +104,8 @@ class Command(BaseCommand):
             content = seed_file.read_bytes()
             entries, errors = parse_seed_file(content, seed_file.name)
             for error in errors:
-                self.stderr.write(f"{seed_file}: skipped {error}")
-            if not entries and not form.cleaned_data["start_urls"]:
+                self.stderr.write(f"{seed_file}: {'' if error.whole_file else 'skipped '}{error}")
+            if not entries:  # --url alone would start a crawl the operator did not mean: say so instead
                 raise CommandError(f"seed file {seed_file}: no usable URL in it; nothing was created")
             seed_list, _ = SeedList.objects.get_or_create(name=f"file {seed_file.name}")
             added, _ = import_seeds(seed_list, content, seed_file.name)

@@ -19,5 +19,5 @@ class Command(BaseCommand):
         target, _ = SeedList.objects.get_or_create(name=seed_list)
         added, errors = import_seeds(target, file.read_bytes(), file.name)
         for error in errors:
-            self.stderr.write(f"{file}: skipped {error}")
+            self.stderr.write(f"{file}: {'' if error.whole_file else 'skipped '}{error}")
         self.stdout.write(f"{added} seeds added to '{target.name}' ({len(errors)} lines skipped)")
