@@ -103,8 +103,8 @@ def robots_lines():
 
 
 @st.composite
-def fuzz_hosts(draw, max_pages: int = 4) -> FuzzHost:
-    pages = draw(st.lists(answers(), min_size=1, max_size=max_pages))
+def fuzz_hosts(draw, min_pages: int = 1, max_pages: int = 4) -> FuzzHost:
+    pages = draw(st.lists(answers(), min_size=min_pages, max_size=max_pages))
     # Page i also links page i+1, so every page is reachable when the answers before it are pages.
     chained = tuple(p if i + 1 == len(pages) else
                     replace(p, links=p.links + (f"/p{i + 1}.html",))
@@ -113,6 +113,7 @@ def fuzz_hosts(draw, max_pages: int = 4) -> FuzzHost:
     return FuzzHost(robots=robots, pages=chained)
 
 
-def fuzz_webs(max_hosts: int = 3, max_pages: int = 4):
-    """Webs of 1 to ``max_hosts`` fuzz hosts of 1 to ``max_pages`` answers each."""
-    return st.builds(FuzzWeb, st.lists(fuzz_hosts(max_pages), min_size=1, max_size=max_hosts).map(tuple))
+def fuzz_webs(max_hosts: int = 3, max_pages: int = 4, *, min_hosts: int = 1, min_pages: int = 1):
+    """Webs of ``min_hosts`` to ``max_hosts`` fuzz hosts of ``min_pages`` to ``max_pages`` answers each."""
+    return st.builds(FuzzWeb, st.lists(fuzz_hosts(min_pages, max_pages), min_size=min_hosts,
+                                       max_size=max_hosts).map(tuple))
