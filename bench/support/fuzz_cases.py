@@ -34,6 +34,7 @@ from bench.support.process_memory import largest_peak_rss_mb  # noqa: E402
 BENCH_HOSTS, BENCH_PAGES = (16, 32), (2, 5)  # at least, at most
 BENCH_BUDGET = 400  # above the pages of the largest web: the crawl ends by emptying its frontier
 EXAMPLES_PER_ROUND = 5
+CRAWL_S = 15  # about how long one crawl of a bench web takes: a run ends within its seconds
 # The bench's crawls fetch many hosts at once (FUZZ_SETTINGS fetch a test's few hosts).
 BENCH_SETTINGS = {**FUZZ_SETTINGS, "CRAWLER_BATCH_SIZE": 64, "CRAWLER_CONCURRENCY": 64}
 
@@ -67,6 +68,7 @@ def _run_child(index: int, cases: int, seconds: float) -> dict:
 
 
 def _child(cases: int, seconds: float, index: int) -> dict:
+    deadline = time.monotonic() + seconds - CRAWL_S  # no crawl starts after it (set-up counts in the time)
     os.environ["DJANGO_SETTINGS_MODULE"] = "crawlweb.settings"
     import logging
 
@@ -82,17 +84,17 @@ def _child(cases: int, seconds: float, index: int) -> dict:
     from crawlweb.testweb.fuzz_strategies import fuzz_webs
 
     call_command("migrate", verbosity=0)
-    results, deadline = [], time.monotonic() + seconds
+    results = []
     with TestWebServer(generate_web(seed=1, size=2, pages_per_site=2)) as server:
         os.environ["HTTP_PROXY"] = os.environ["http_proxy"] = server.proxy_url
 
         def crawl(web):
-            if sum(r.cases_served for r in results) < cases and time.monotonic() < deadline:
+            if not results or (sum(r.cases_served for r in results) < cases and time.monotonic() < deadline):
                 server.clear_log()
                 results.append(crawl_fuzz_web(server, web, budget=BENCH_BUDGET))
 
         round_number = 0
-        while sum(r.cases_served for r in results) < cases and time.monotonic() < deadline:
+        while not results or (sum(r.cases_served for r in results) < cases and time.monotonic() < deadline):
             round_number += 1  # a seed per child and round: the run is repeatable, each round draws new webs
             check = seed(index * 1_000_000 + round_number)(settings(max_examples=EXAMPLES_PER_ROUND, deadline=None, database=None,
                                                 phases=[Phase.generate], suppress_health_check=list(HealthCheck))(
