@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from django.db.models import Count
 
 FUZZ_BUDGET = 30
-FUZZ_TIME_LIMIT_S = 60  # a crawl still running then was left running without progress: stopped
+FUZZ_TIME_LIMIT_S = 300  # a crawl still running then was left running without progress: stopped
 FUZZ_SETTINGS = {
     "CRAWLER_HOST_INTERVAL": 0.0, "CRAWLER_READ_TIMEOUT": 2.0, "CRAWLER_TOTAL_TIMEOUT": 3.0,
     "CRAWLER_CONNECT_TIMEOUT": 2.0, "CRAWLER_IDLE_FINISH_SECONDS": 1.0, "CRAWLER_RETRY_BACKOFF": 0.3,
