@@ -78,7 +78,12 @@ PAGE_LEVEL_REFUSALS = (PRIVATE_ADDRESS, INVALID_URL, DNS)
 
 
 def fetch_robots(fetcher: Fetcher, url: str) -> NetworkOutcome:
-    result = fetcher.fetch(robots_url(url))
+    try:
+        location = robots_url(url)
+    except ValueError as error:  # a Target no link made (typed in the admin) may hold any text
+        return NetworkOutcome(result=FetchResult(requested_url=url, final_url=url, error_kind=INVALID_URL,
+                                                 error=str(error)))
+    result = fetcher.fetch(location)
     if result.error_kind in PAGE_LEVEL_REFUSALS:
         return NetworkOutcome(result=result)
     if result.status is None:

@@ -47,3 +47,26 @@ def test_a_redirect_to_a_bad_port_fails_its_target_and_the_crawl_goes_on(setting
         assert (target.state, target.error_kind) == (Target.State.FAILED, INVALID_URL), target.last_error
         assert "Port" in target.last_error
     assert Target.objects.get(crawl=crawl, url=healthy).state == Target.State.DONE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_target_made_by_hand_with_an_unfetchable_url_fails_alone(settings, crawl_settings, through_test_web,
+                                                                  empty_queues):
+    from crawlweb.models import Crawl, Host, Site
+    from crawlweb.services.crawl_control import start_crawl
+    from frontier.models import Target
+
+    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
+    healthy = f"http://{HOSTILE_HOST}{HOSTILE_PATHS['homographs']}"
+    crawl = Crawl.objects.create(name="by hand", page_budget=5,
+                                 config={"url_rules": "allow URL:^http://www[.]napad[.]rs/homografi"})
+    site = Site.objects.create(name="rucno.example.rs")
+    host = Host.objects.create(name="rucno.example.rs", site=site)
+    by_hand = Target.objects.create(crawl=crawl, url="javascript:alert(2)", host=host, site=site)  # as the admin allows
+    start_crawl(crawl, extra_urls=[healthy])
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    by_hand.refresh_from_db()
+    assert (by_hand.state, by_hand.error_kind) == (Target.State.FAILED, INVALID_URL)
+    assert "not an absolute URL" in by_hand.last_error
+    assert Target.objects.get(crawl=crawl, url=healthy).state == Target.State.DONE
