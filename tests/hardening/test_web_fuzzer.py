@@ -95,3 +95,21 @@ def test_a_content_length_lie_closes_the_connection_and_keeps_its_lie():
     assert int(response.headers["Content-Length"]) == len(body) + 100
     assert response.headers["Connection"] == "close"
     assert b'href="http://b.rs/p1.html"' in body
+
+
+NUL_WEBS = {
+    "robots": FuzzWeb(hosts=(FuzzHost(robots=FuzzAnswer(content_type="text/plain", body="robots",
+                                                        robots_lines=("User-agent: *\x00", "Disallow: /x")),
+                                      pages=(FuzzAnswer(),)),)),
+    "content_type": FuzzWeb(hosts=(FuzzHost(robots=None, pages=(FuzzAnswer(content_type="text/html\x00"),)),)),
+    "charset": FuzzWeb(hosts=(FuzzHost(robots=None, pages=(FuzzAnswer(charset="utf\x008"),)),)),
+    "meta_charset": FuzzWeb(hosts=(FuzzHost(robots=None, pages=(FuzzAnswer(charset=None, meta_charset="utf\x008"),)),)),
+    "link": FuzzWeb(hosts=(FuzzHost(robots=None, pages=(FuzzAnswer(links=("http://{h0}/\x00",)),)),)),
+    "location": FuzzWeb(hosts=(FuzzHost(robots=None, pages=(FuzzAnswer(status=302, location="/p1.html\x00"),
+                                                            FuzzAnswer())),)),
+}
+
+
+@pytest.mark.parametrize("where", NUL_WEBS)
+def test_a_nul_character_stays_with_its_target(fuzz_settings, where):
+    assert_the_crawl_held(crawl_fuzz_web(fuzz_settings, NUL_WEBS[where]))
