@@ -44,7 +44,7 @@ def charset_label(label: str | None) -> str | None:
     label = _WHATWG_ALIASES.get(label, label)
     try:
         return codecs.lookup(label).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a label with a NUL in it (found by the web fuzzer)
         return None
 
 

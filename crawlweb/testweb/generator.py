@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from . import judging_cases as cases
+from .fuzz import FuzzHosts
 from .heavy_tail import UNIFORM
 from .hostile import HOSTILE_HOSTS, hostile_response
 from . import pages as page_models
@@ -88,6 +89,8 @@ class TestWeb:
         self.case_site = cases.case_site(self.sites) if judging_cases else None
         self._case_pages = ({url_key(u): body for u, body in cases.case_pages(seed, self.case_site).items()}
                             if self.case_site else {})
+        # Webs of generated hostile answers (fuzz.py): empty until a test or the bench installs one.
+        self.fuzz = FuzzHosts()
         self._lock = threading.Lock()
         self._backlink_lock = threading.Lock()
         self._models = SiteModelCache(MODEL_CACHE_PAGES)  # shared with a with_real_sites() copy
@@ -149,6 +152,8 @@ class TestWeb:
             response = self.real_sites.respond(host, path)
         elif host == BACKLINK_HOST:
             response = self._backlink_response(parts.query)
+        elif host in self.fuzz:
+            response = self.fuzz.respond(host, path)
         elif host in HOSTILE_HOSTS:
             response = hostile_response(host, path, parts.query)
         elif host in self._site_by_host:

@@ -118,3 +118,11 @@ def test_a_utf8_body_cut_mid_character_stays_utf8():
     text, codec = decode_html(cut, "iso-8859-1")
     assert codec == "utf-8"
     assert text.startswith(page(LATIN * 19)[:-len("</p></body></html>")])
+
+
+def test_a_charset_label_with_a_nul_is_unknown_and_the_page_still_decodes():
+    # Found by the web fuzzer: codecs.lookup raises ValueError (not LookupError) for "utf\0-8", which
+    # failed the page's whole batch and left its crawl running.
+    assert charset_label("utf\x00-8") is None
+    text, codec = decode_html(page(LATIN).encode("utf-8"), "utf\x00-8")
+    assert LATIN in text and codec == "utf-8"
