@@ -92,13 +92,12 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
     elif shown:
         # A site that shows one language of the pair may hide the other behind a switch built by an
         # external script, or link it from nowhere (a home index.html with an unlinked index-sr.html):
-        # its home pages get the guesses (the crawl's top patterns, and the conventional ones), a few
-        # HEAD requests per site; once the other side is found, the site shows both and every unpaired
-        # page gets them. Guessing for every page of every one-language site (most sites of a
-        # national web) cost more requests than the crawl itself: 19,000 for 19,000 pages.
-        guesses = deep_guesses(home_pages(by_any_url), paired, conventions, top_n=cfg.deep_top_n,
-                               languages=languages, site_patterns=own,
-                               conventions=conventional_patterns(languages) if cfg.deep_conventions else [])
+        # its home pages get the conventional guesses, a few HEAD requests per site; once the other
+        # side is found, the site shows both and every unpaired page gets the crawl's top patterns too.
+        # Guessing with those for every page of every one-language site (most sites of a national
+        # web) cost more requests than the crawl itself: 19,000 for 19,000 pages.
+        guesses = deep_guesses(home_pages(by_any_url), paired, {}, top_n=0, languages=languages,
+                               conventions=conventional_patterns(languages)) if cfg.deep_conventions else []
     else:
         guesses = []
     out.guesses = guesses[:cfg.deep_max_guesses]
