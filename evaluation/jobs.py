@@ -1,5 +1,4 @@
-"""Jobs of the pairing method (queue "score"; the deep-page checks, requests to the sites, on "crawl"):
-module-level, ids only, safe to run twice."""
+"""Jobs of the pairing method (queue "score"): module-level, ids only, safe to run twice."""
 from __future__ import annotations
 
 import logging
@@ -85,10 +84,9 @@ def _check_deep_guesses_when_due(crawl_id: int, site_id: int, group_ids) -> None
     """Enqueue the HEAD checks of a site's unchecked guesses once its group's frontier is empty, once
     for each guess (deep.claim_unchecked)."""
     if deep_service.frontier_done(crawl_id, group_ids) and deep_service.claim_unchecked(crawl_id, site_id):
-        # Queue "crawl": the checks are requests to the sites, crawling work that takes turns with the
-        # crawl's steps. On "score", which workers take first, thousands of them held the steps back for
-        # minutes at a time (a crawl of 15,000 pages made 22,000 guesses).
-        enqueue(check_deep_pages, crawl_id, site_id, queue_name="crawl")
+        # Queue "score", once per guess (claim_unchecked): on "crawl" they took turns with the steps and
+        # halved the crawl's rate; the crawl-first half of the workers never waits for them.
+        enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
 
 
 def check_deep_pages(crawl_id: int, site_id: int) -> None:
@@ -103,7 +101,7 @@ def check_deep_pages(crawl_id: int, site_id: int) -> None:
     # could check nothing (its hosts busy) hands the rest back to the next claim (the site's next scoring).
     if deep_service.unchecked(crawl_id, site_id):
         if checked:
-            enqueue(check_deep_pages, crawl_id, site_id, queue_name="crawl")
+            enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
         else:
             deep_service.release_unchecked(crawl_id, site_id)
 
