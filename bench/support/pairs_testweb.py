@@ -123,7 +123,7 @@ def _crawl_and_measure(quick: bool) -> tuple[float, float]:
                .order_by("-credibility", "site__name")]
     k = len(bilingual)
     print(f"site credibility: precision at K={k} (bilingual sites) = {len(set(ranking[:k]) & bilingual) / k:.3f}")
-    top = UrlPattern.objects.filter(crawl=crawl, site__isnull=True).order_by("-global_credibility_unnormalized")[:8]
+    top = UrlPattern.objects.global_rows(crawl.pk).order_by("-global_credibility_unnormalized")[:8]
     print("top patterns (⟨sr unit, en unit⟩, C(k) normalized / Σ N·C, sites):",
           ", ".join(f"{g.label}={g.global_credibility:.3f}/{g.global_credibility_unnormalized:.1f}/{g.sites}"
                     for g in top))
