@@ -1,4 +1,5 @@
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -12,6 +13,7 @@ from django_rq.models import Dashboard
 from crawlweb import bounded_json
 from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
 from crawlweb.login_throttle import ThrottledAdminLoginForm
+from crawlweb.not_found import NO_REDIS
 from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site
 from crawlweb.services.crawl_config import CrawlConfig, error_lines
 from crawlweb.services.seeds import import_seeds
@@ -174,6 +176,11 @@ class JobsDashboardAdmin(QueueAdmin):
 
     def get_object(self, request, object_id, from_field=None):
         raise Http404("the jobs dashboard has no objects")
+
+    def changelist_view(self, request, extra_context=None):
+        if not settings.REDIS_URL:  # embedded mode: the queues its fallback URL names are not ours
+            raise Http404(NO_REDIS)
+        return super().changelist_view(request, extra_context)
 
 
 if admin.site.is_registered(Dashboard):

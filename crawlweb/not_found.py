@@ -6,11 +6,13 @@
   NoSuchJobError, a malformed worker key a ValueError, a missing worker an AssertionError, a scheduler
   page ImproperlyConfigured (rq-scheduler is not installed: there is no scheduler). From those views
   only, these mean "not found" (DjangoRqNotFoundMiddleware).
+- Without REDIS_URL, django-rq's pages answer 404: no queue of theirs is ours (process_view).
 - The admin's "view on site" shortcut (/admin/r/<content type>/<id>/) reads the object's table: for a
   model without one (django-rq's Dashboard, managed = False) that was a database error (view_on_site).
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.admin import site
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.contenttypes.views import shortcut
@@ -20,6 +22,11 @@ from django.http import Http404
 from rq.exceptions import NoSuchJobError
 
 DJANGO_RQ_NOT_FOUND = (NoSuchJobError, IndexError, ValueError, AssertionError, ImproperlyConfigured)
+NO_REDIS = "no Redis is configured (REDIS_URL): jobs run in-process, and the Jobs page (/jobs/) shows them"
+
+
+def _is_django_rq(view_func) -> bool:
+    return getattr(view_func, "__module__", "").startswith("django_rq.")
 
 
 class DjangoRqNotFoundMiddleware:
@@ -28,6 +35,14 @@ class DjangoRqNotFoundMiddleware:
 
     def __call__(self, request):
         return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        """Without REDIS_URL (the embedded mode) jobs run in-process and no queue is ours: django-rq's
+        pages would show, and let staff empty, whatever queues a Redis on 127.0.0.1:6379/0 holds for
+        someone else (its fallback URL). They answer 404, saying where the jobs are shown."""
+        if not settings.REDIS_URL and _is_django_rq(view_func):
+            return response_for_exception(request, Http404(NO_REDIS))
+        return None
 
     def process_exception(self, request, exception):
         match = request.resolver_match
