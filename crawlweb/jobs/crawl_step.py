@@ -273,6 +273,8 @@ def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetch
         outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
                                _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
     except Exception as error:
+        if isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS:
+            raise  # the machine's fault, not the URL's: the step pauses the crawl naming the disk (_pause_for_disk)
         log.exception("fetching %s failed unexpectedly", lease.target.url)
         failed = FetchResult(requested_url=lease.target.url, final_url=lease.target.url, error_kind=UNEXPECTED,
                              error=f"crawler error while fetching: {type(error).__name__}: {error}")

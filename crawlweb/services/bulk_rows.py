@@ -80,10 +80,22 @@ def insert_pages(pages: list[Page]) -> set[str]:
     return set()
 
 
+def _without_nul(value):
+    """PostgreSQL's text holds no NUL character: a header a site sent with one (charset=utf\0-8) failed
+    the INSERT of the whole batch, and the crawl with it. Dropped from strings, in dicts and lists too."""
+    if isinstance(value, str):
+        return value.replace("\x00", "") if "\x00" in value else value
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    return value
+
+
 def _insert_pages_postgresql(pages: list[Page]) -> set[str]:
     fields = _page_fields()
     pages = sorted(pages, key=lambda page: page.md5)  # one lock order for every worker, as for Targets
-    payload = json.dumps([[getattr(page, field.attname) for field in fields] for page in pages],
+    payload = json.dumps([[_without_nul(getattr(page, field.attname)) for field in fields] for page in pages],
                          default=_json_datetime, ensure_ascii=False)
     with connection.cursor() as cursor:
         cursor.execute(_insert_pages_sql(), [payload])

@@ -9,11 +9,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE, AFTER = ("crawlweb", "0005_crawl_time_limit"), ("crawlweb", "0006_registrable_domains_with_private_suffixes")
 
 
-def migrate(target):
+def migrate(*targets):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    executor.migrate([target])
-    return executor.loader.project_state([target]).apps
+    executor.migrate(list(targets))
+    return executor.loader.project_state(list(targets)).apps
+
+
+def migrate_every_app_to_its_latest():
+    """Going back to BEFORE also unapplies other apps' migrations that depend on crawlweb's later ones:
+    the tests after this one need every app's schema back, not crawlweb's alone."""
+    migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 def test_github_pages_sites_stored_under_github_io_get_their_owners_domains():
@@ -27,4 +33,4 @@ def test_github_pages_sites_stored_under_github_io_get_their_owners_domains():
         assert dict(Site.objects.values_list("name", "registrable_domain")) == {
             "ana.github.io": "ana.github.io", "en.marko.github.io": "marko.github.io", "en.primer.rs": "primer.rs"}
     finally:
-        migrate(("crawlweb", MigrationExecutor(connection).loader.graph.leaf_nodes("crawlweb")[0][1]))
+        migrate_every_app_to_its_latest()
