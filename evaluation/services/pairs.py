@@ -85,21 +85,17 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
     # is also /index.html, whose -sr twin (/index-sr.html) only that URL can guess.
     by_any_url = {u: loaded.languages_of[p.url] for u, p in loaded.page_by_url.items() if p.url in loaded.languages_of}
     paired = {u for u, p in loaded.page_by_url.items() if p.url in paired} | paired
+    guesses = deep_guesses(by_any_url, paired, conventions, top_n=cfg.deep_top_n, languages=languages,
+                           site_patterns=own, conventions=common)
     shown = set(languages) & {base_language(lang) for lang in loaded.languages_of.values()}
-    if both:
-        guesses = deep_guesses(by_any_url, paired, conventions, top_n=cfg.deep_top_n, languages=languages,
-                               site_patterns=own, conventions=common)
-    elif shown:
+    if cfg.deep_conventions and shown and not both:
         # A site that shows one language of the pair may hide the other behind a switch built by an
         # external script, or link it from nowhere (a home index.html with an unlinked index-sr.html):
-        # its home pages get the conventional guesses, a few HEAD requests per site; once the other
-        # side is found, the site shows both and every unpaired page gets the crawl's top patterns too.
-        # Guessing with those for every page of every one-language site (most sites of a national
-        # web) cost more requests than the crawl itself: 19,000 for 19,000 pages.
-        guesses = deep_guesses(home_pages(by_any_url), paired, {}, top_n=0, languages=languages,
-                               conventions=conventional_patterns(languages)) if cfg.deep_conventions else []
-    else:
-        guesses = []
+        # its home page alone gets the conventional guesses (a few HEAD requests per site).
+        known = {(g.page_url, g.guessed_url) for g in guesses}
+        guesses += [g for g in deep_guesses(home_pages(by_any_url), paired, {}, top_n=0, languages=languages,
+                                            conventions=conventional_patterns(languages))
+                    if (g.page_url, g.guessed_url) not in known]
     out.guesses = guesses[:cfg.deep_max_guesses]
     return out
 
