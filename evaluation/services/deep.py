@@ -16,7 +16,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import connection
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
@@ -103,8 +103,17 @@ def check_deep_pages(crawl_id: int, site_id: int, limit: int) -> int:
 def frontier_done(crawl_id: int, site_ids) -> bool:
     """No Target of the site is waiting: a page without counterpart now has none the links lead to,
     which is when the method's deep pages are worth a request."""
-    return not Target.objects.filter(crawl_id=crawl_id, site_id__in=site_ids,
-                                     state__in=(Target.State.PENDING, Target.State.LEASED)).exists()
+    return bool(frontier_done_sites(crawl_id, {0: list(site_ids)}))
+
+
+def frontier_done_sites(crawl_id: int, groups: dict[int, list[int]]) -> list[int]:
+    """frontier_done of many sites at once: of {site id: its group's Site ids}, the sites none of whose
+    group's Targets is waiting, in one query."""
+    members = {member for group in groups.values() for member in group}
+    waiting = set(Target.objects.filter(crawl_id=crawl_id, site_id__in=members,
+                                        state__in=(Target.State.PENDING, Target.State.LEASED))
+                  .order_by().values_list("site_id", flat=True).distinct())
+    return sorted(site_id for site_id, group in groups.items() if not waiting & set(group))
 
 
 def sites_with_unchecked(crawl_id: int):
@@ -121,10 +130,24 @@ def claim_unchecked(crawl_id: int, site_id: int) -> bool:
     """True when the caller won the right to queue a check of the site's guesses: some unchecked guess
     had no job queued for it (or its job is long lost). A site is scored again and again as it grows;
     one job per scoring queued thousands of checks of the same guesses, ahead of the crawl's steps."""
+    return bool(claim_unchecked_sites(crawl_id, [site_id]))
+
+
+def claim_unchecked_sites(crawl_id: int, site_ids) -> list[int]:
+    """claim_unchecked of many sites in one statement: the sites whose check the caller won. The
+    UPDATE returns the rows it flipped, so of two callers each guess goes to one."""
+    site_ids = sorted(set(site_ids))
+    if not site_ids:
+        return []
     now = timezone.now()
-    return bool(DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True)
-                .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE_AFTER))
-                .update(queued_at=now))
+    adapt = connection.ops.adapt_datetimefield_value
+    marks = ", ".join(["%s"] * len(site_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {DeepCheck._meta.db_table} SET queued_at = %s WHERE crawl_id = %s AND site_id IN ({marks})"
+            " AND checked_at IS NULL AND (queued_at IS NULL OR queued_at < %s) RETURNING site_id",
+            [adapt(now), crawl_id, *site_ids, adapt(now - QUEUED_STALE_AFTER)])
+        return sorted({row[0] for row in cursor.fetchall()})
 
 
 def release_unchecked(crawl_id: int, site_id: int) -> None:
