@@ -82,31 +82,38 @@ def _check_new_deep_guesses(crawl_id: int, cfg: PairsSettings) -> None:
     _check_deep_guesses_when_due(crawl_id, {site.pk: [member.pk for member in groups[site.pk]] for site in sites})
 
 
+SITES_PER_CHECK_JOB = 20  # sites whose guesses one job checks in turns (their hosts' clocks overlap)
+
+
 def _check_deep_guesses_when_due(crawl_id: int, groups: dict[int, list[int]]) -> None:
     """Enqueue the HEAD checks of each site's unchecked guesses once its group's frontier is empty, once
     for each guess (deep.claim_unchecked_sites)."""
     done = deep_service.frontier_done_sites(crawl_id, groups)
-    for site_id in deep_service.claim_unchecked_sites(crawl_id, done):
+    claimed = deep_service.claim_unchecked_sites(crawl_id, done)
+    for start in range(0, len(claimed), SITES_PER_CHECK_JOB):
         # Queue "score", once per guess (claim_unchecked): on "crawl" they took turns with the steps and
         # halved the crawl's rate; the crawl-first half of the workers never waits for them.
-        enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
+        enqueue(check_deep_pages, crawl_id, claimed[start:start + SITES_PER_CHECK_JOB], queue_name="score")
 
 
-def check_deep_pages(crawl_id: int, site_id: int) -> None:
-    """HEAD-check the site's unchecked deep-page guesses through the polite fetcher."""
+def check_deep_pages(crawl_id: int, site_ids) -> None:
+    """HEAD-check the sites' unchecked deep-page guesses through the polite fetcher, in turns between
+    their hosts (a site id, or a list of them)."""
     cfg = PairsSettings.current()
+    site_ids = [site_ids] if isinstance(site_ids, int) else list(site_ids)
     try:
-        checked = deep_service.check_deep_pages(crawl_id, site_id, cfg.deep_checks_per_job)
+        checked = deep_service.check_deep_pages(crawl_id, site_ids, cfg.deep_checks_per_job)
     except Exception as error:
-        _record_error(crawl_id, f"check_deep_pages({site_id})", error)
+        _record_error(crawl_id, f"check_deep_pages({site_ids})", error)
         raise
     # More than one job's share, all claimed by the job that started the chain: the next share. A job that
-    # could check nothing (its hosts busy) hands the rest back to the next claim (the site's next scoring).
-    if deep_service.unchecked(crawl_id, site_id):
+    # could check nothing (its hosts busy) hands the rest back to the next claim (the sites' next scoring).
+    left = deep_service.sites_left_unchecked(crawl_id, site_ids)
+    if left:
         if checked:
-            enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
+            enqueue(check_deep_pages, crawl_id, left, queue_name="score")
         else:
-            deep_service.release_unchecked(crawl_id, site_id)
+            deep_service.release_unchecked(crawl_id, left)
 
 
 def discover_sites(crawl_id: int) -> None:
