@@ -37,7 +37,7 @@ WESTERN = frozenset({"cp1252", "iso8859-15", "mac-roman"})
 _PIECES = re.compile(rb"[<>]")
 _HIGH = re.compile(rb"[\x80-\xff]")
 _CONTROLS = re.compile("[\x80-\x9f\ufffd]")
-_NON_ASCII_WORD = re.compile(r"[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*")  # a word of letters, one beyond ASCII
+_WORD = re.compile(r"[^\W\d_]+")
 _ODD_SYMBOL = re.compile(r"[^\w\s\x00-\xa0«»–—„“”’‘•…©®°€]")
 
 
@@ -106,16 +106,20 @@ def alphabet_score(text: str, expected: frozenset[str]) -> int:
     that mixes Cyrillic with Latin letters (the shape of Latin text decoded as windows-1251). Letters
     count inside words of two letters or more."""
     score = -5 * len(_CONTROLS.findall(text))
-    for word in _NON_ASCII_WORD.findall(text):
-        if len(word) == 1:
-            continue  # a lone letter is no word: "£825" read as windows-1251 is "Ј825"
-        cyrillic = sum(1 for ch in word if "\u0400" <= ch <= "\u04ff")
-        if cyrillic and cyrillic != len(word):
-            score -= 2 * sum(1 for ch in word if ch >= "\x80")
-            continue
-        score += sum(1 if ch in expected else -1 for ch in word if ch >= "\x80")
-    # Symbols beyond ASCII that are not letters (such as ¤ ¦ ¨ in mojibake); typography is fine.
-    return score - len(_ODD_SYMBOL.findall(text))
+    for chunk in text.split():
+        if chunk.isascii():
+            continue  # most of a page: nothing to score (and str.split/isascii are fast where a regex is not)
+        for word in _WORD.findall(chunk):
+            if word.isascii() or len(word) == 1:
+                continue  # a lone letter is no word: "£825" read as windows-1251 is "Ј825"
+            cyrillic = sum(1 for ch in word if "\u0400" <= ch <= "\u04ff")
+            if cyrillic and cyrillic != len(word):
+                score -= 2 * sum(1 for ch in word if ch >= "\x80")
+                continue
+            score += sum(1 if ch in expected else -1 for ch in word if ch >= "\x80")
+        # Symbols beyond ASCII that are not letters (such as ¤ ¦ ¨ in mojibake); typography is fine.
+        score -= len(_ODD_SYMBOL.findall(chunk))
+    return score
 
 
 def _prefer_expected(body: bytes, ranked: list[tuple[str, float]], expected: frozenset[str]):
