@@ -49,8 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pages = pick(load_corpus(args.corpus or charset_corpus_dir()), 2 if args.quick else None)
     except CharsetCorpusMissing as missing:
-        print(f"error: {missing}", file=sys.stderr)
-        return 1
+        # Nothing to measure here (a new machine: the corpus is built from fetched copies); `make bench`
+        # goes on with the other benches, and the line says no page was read.
+        print(f"skipped: {missing}", file=sys.stderr)
+        print("RESULT pages=0 encodings=0 decoded_right=0")
+        return 0
 
     served = [item for page in pages for item in page_modes(page)]
     started = time.perf_counter()
