@@ -11,7 +11,9 @@ Croatian or Bosnian (measured here: ~1 in 3 Serbian Latin pages right). So:
    month names, future-tense spelling) plus low-weight priors: fastText's own sr/hr/bs split,
    the top-level domain (.rs/.срб, .hr, .ba, .me) and the declared html lang (often wrong);
 4. Cyrillic: Serbian vs Macedonian by the letters only one of them has (ђ ћ vs ѓ ќ ѕ) and a
-   few function words; other Cyrillic languages are left to fastText.
+   few function words; other Cyrillic languages are left to fastText;
+5. before all of these, a text whose dominant script names its language (Greek, Hebrew, Arabic,
+   Thai, Han, kana, Hangul ...: writing_systems.py) is that language, however short.
 
 Every signal and its contribution is returned in `evidence` (JSON-able).
 """
@@ -35,6 +37,7 @@ from .placeholder import placeholder_phrase
 from .priors import declares_family, page_priors
 from .scripts import script_profile
 from .transliterate import cyrillic_to_latin
+from .writing_systems import SCRIPT_LANGUAGES, USUAL_SCRIPT, WritingSystem, script_language, writing_system
 
 MIN_LETTERS = 12          # below this there is no language to speak of
 MIN_WORDS = 3
@@ -94,7 +97,7 @@ class LanguageGuess:
         return self.lang
 
 
-_USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")}
+_USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")} | USUAL_SCRIPT
 
 
 # --- decision
@@ -111,10 +114,17 @@ def identify_language(
     body = "\n".join(part for part in (title, text) if part)
     body, filler_lines = without_filler(unicodedata.normalize("NFC", body[:MAX_CHARS]))
     profile = script_profile(body[:SCRIPT_SAMPLE])
+    system = writing_system(body[:SCRIPT_SAMPLE], profile.latin, profile.cyrillic)
     tokens = words(body)
     evidence: dict = {"script": profile.as_evidence(), "words": len(tokens)}
     if filler_lines:
         evidence["lorem_ipsum_lines_left_out"] = filler_lines
+    if system.counts:
+        evidence["writing_system"] = system.as_evidence()
+    if system.dominant is not None:
+        if declarations is None:
+            declarations = page_declarations(url or "", html_lang)
+        return _script_named(body, profile, system, declarations, evidence)
     if profile.letters < MIN_LETTERS or len(tokens) < MIN_WORDS:
         return _und(evidence, "too short")
     if profile.letter_share < MIN_LETTER_SHARE:
@@ -140,6 +150,26 @@ def identify_language(
     if checked.lang != "und":
         return _declared_words(checked, tokens, profile.script, declarations)
     return _dictionary_fallback(checked, tokens, profile.script, declarations, ft)
+
+
+def _script_named(body: str, profile, system: WritingSystem, declarations: Declarations,
+                  evidence: dict) -> LanguageGuess:
+    """A text whose dominant script names its language (writing_systems.py): no word minimum, since
+    Chinese, Japanese and Thai put no spaces between words and one Greek word is Greek."""
+    share = (profile.latin + profile.cyrillic + system.characters) / max(profile.non_space, 1)
+    if share < MIN_LETTER_SHARE:
+        return _und(evidence, "mostly non-letters")
+    script = system.dominant
+    ft = fasttext_scores(body) if len(SCRIPT_LANGUAGES[script]) > 1 else {}
+    if ft:
+        evidence["fasttext"] = {k: round(v, 3) for k, v in list(ft.items())[:5]}
+    if declarations.as_evidence():
+        evidence["declared"] = declarations.as_evidence()
+    lang, why = script_language(system, declarations.languages(), ft)
+    evidence["decision"] = why
+    weighted = system.weighted  # the script is the evidence: its share of the letters, whatever the length
+    confidence = weighted[script] / sum(weighted.values())
+    return LanguageGuess(lang, _USUAL_SCRIPT.get(lang, script), round(confidence, 3), evidence)
 
 
 def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:
