@@ -25,12 +25,15 @@ only where it carries evidence of its own:
 """
 from __future__ import annotations
 
+import re
+
 from .declared import BCMS, PER_PAGE_SOURCES, Declarations, page_declarations
 from .identify import SCRIPT_SAMPLE, LanguageGuess, identify_language
 from .scripts import script_profile
-from .writing_systems import writing_system
+from .writing_systems import has_other_scripts, writing_system
 
 MIN_MAIN_LETTERS = 40
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def identify_page_text(text: str, main_text: str = "", *, url: str | None = None, title: str | None = None,
@@ -39,14 +42,13 @@ def identify_page_text(text: str, main_text: str = "", *, url: str | None = None
     if declarations is None:
         declarations = page_declarations(url or "")
     own_main = bool(main_text) and main_text != text
-    letters, named = _main_evidence(main_text) if own_main else (0, False)
-    if named:
+    if own_main and _script_names_language(main_text):
         guess = identify_language(main_text, url=url, title=title, declarations=declarations)
         if guess.lang != "und":
             return _read_from_main(guess, main_text, text, "its script names its language")
     whole = identify_language(text, url=url, title=title, declarations=declarations)
     declared = {lang for source, lang in declarations.languages().items() if source in PER_PAGE_SOURCES}
-    if own_main and letters >= MIN_MAIN_LETTERS and declared and whole.lang not in declared:
+    if own_main and declared and whole.lang not in declared and _letters(main_text) >= MIN_MAIN_LETTERS:
         # the body's words alone (no declaration, no domain) must name the declared language, or its family
         alone = identify_language(main_text, title=title, declarations=Declarations())
         if _family(alone.lang) not in {_family(lang) for lang in declared}:
@@ -64,11 +66,16 @@ def _family(lang: str) -> str:
     return "bcms" if lang in BCMS else lang
 
 
-def _main_evidence(main_text: str) -> tuple[int, bool]:
-    """(letters of the main text, does its dominant script name its language)."""
+def _script_names_language(main_text: str) -> bool:
     sample = main_text[:SCRIPT_SAMPLE]
+    if not has_other_scripts(sample):  # Latin and Cyrillic name no language by themselves
+        return False
     profile = script_profile(sample)
-    return profile.letters, writing_system(sample, profile.latin, profile.cyrillic).dominant is not None
+    return writing_system(sample, profile.latin, profile.cyrillic).dominant is not None
+
+
+def _letters(main_text: str) -> int:
+    return len(_LETTER.findall(main_text[:SCRIPT_SAMPLE]))
 
 
 def _read_from_main(guess: LanguageGuess, main_text: str, text: str, why: str) -> LanguageGuess:

@@ -128,6 +128,11 @@ class WritingSystem:
         return {"scripts": dict(self.counts.most_common()), "dominant": self.dominant}
 
 
+def has_other_scripts(text: str) -> bool:
+    """Does ``text`` hold any character of the scripts read here? (One search; most pages hold none.)"""
+    return _ANY.search(text) is not None
+
+
 def writing_system(text: str, latin: int = 0, cyrillic: int = 0) -> WritingSystem:
     """Count the letters and combining marks of ``text`` by script (digits and punctuation of those
     blocks are left out); ``latin`` and ``cyrillic`` come from scripts.script_profile."""
