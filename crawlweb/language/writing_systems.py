@@ -12,8 +12,9 @@ where Japanese was no allowed answer.
   writes kana; Japanese prose is about a third kana or more, so KANA_SHARE still leaves a stray
   "の" in a Chinese brand name to Chinese); Hangul means Korean; Han alone is Chinese unless the
   page declares Japanese or fastText prefers it (Japanese menus are often kanji only: 会社概要).
-* Arabic script: Urdu's own letters (ٹ ڈ ڑ ں ے ہ), else Persian's (پ چ ژ گ, and its ی ک where
-  Arabic writes ي ك) against Arabic's own (ة, ي ك ى); Arabic when the letters say nothing.
+* Arabic script: Urdu's own letters (ٹ ڈ ڑ ں ے ہ); else Pashto, Kurdish, Sindhi or Uyghur when
+  fastText is sure; else Persian's letters (پ چ ژ گ, and its ی ک where Arabic writes ي ك) against
+  Arabic's own (ة, ي ك ى); with no telling letter, as below, Arabic last.
 * A script of several languages without such letters (Devanagari: hi, mr, ne; Hebrew: he, yi;
   Bengali: bn, as) takes a language the page declares, else fastText's if it is sure
   (FASTTEXT_SURE), else the script's main language.
@@ -94,7 +95,7 @@ class WritingSystem:
     def weighted(self) -> dict[str, float]:
         """Dominance weights per script, East Asian scripts summed under the one that names the language."""
         out = {"Latn": float(self.latin), "Cyrl": float(self.cyrillic)}
-        east = sum(WEIGHTS.get(s, 1.0) * self.counts[s] for s in EAST_ASIAN)
+        east = sum(WEIGHTS[s] * self.counts[s] for s in EAST_ASIAN)
         if east:
             out[self.east_asian_script()] = east
         for script, n in self.counts.items():
