@@ -9,6 +9,7 @@ from crawlweb.dashboard.front_door import front_door
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_list_counters
+from crawlweb.jobs.queueing import describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
@@ -42,7 +43,9 @@ def index(request):
 @staff_console
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
-    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl))}
+    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl)),
+               # what a crawl with an empty frontier still waits for before it finishes (read from the queues)
+               "jobs_waiting": describe_jobs(pending_crawl_jobs(crawl.pk))}
     if request.headers.get("HX-Request"):  # the polled partial: live counters, and the actions out of band
         context["oob"] = True
     else:
