@@ -23,11 +23,18 @@ temporary VAR_DIR, synchronous jobs, every follow-up on: detector, classifiers, 
    Page-language accuracy and sr vs hr/bs/cnr accuracy (crawlweb.language.page_accuracy, as
    bench/language_id.py counts them): the full crawl's stored page languages against truth's
    page_languages (else the languages of the truth pairs' sides).
-Per-site diagnostics (which sites fail and why) come before the RESULT line.
---quick: a subset of the sites and a smaller budget (under 60 s).
+Both parts of the split (data/realweb/split.json, bench/support/realweb_parts.py) come from the
+same crawls: one crawl per strategy and one full crawl over the whole web (the hubs link every
+site), each part's figures then counted over its own sites, pairs and pages. dev-test is the part
+the figures are reported on; features, thresholds and rules are chosen on dev-train only.
+Per-site diagnostics (which sites fail and why, with each site's part) come before the RESULT line.
+--quick: two small sr–en sites and one negative of each part and a smaller budget (under 60 s).
 
-Last line: RESULT site_p=… site_r=… pair_p=… pair_r=… lid_acc=… lid_sr_vs_hbs=… cobfc_sites_per_100=…
-(site P/R of COBFC at the budget; pair P over all truth pairs, R over the translated ones.)
+Last line: RESULT site_p=… site_r=… pair_p=… pair_r=… lid_acc=… lid_sr_vs_hbs=… train_site_p=… train_site_r=…
+train_pair_p=… train_pair_r=… train_lid_acc=… train_lid_sr_vs_hbs=… render_ms_per_page=… cobfc_sites_per_100=… budget=…
+(unprefixed: dev-test's; train_: dev-train's; site P/R of COBFC at the budget; pair P over all truth pairs,
+R over the translated ones; render_ms_per_page is 0: no page is rendered yet, see realweb_parts.py;
+cobfc_sites_per_100: truly bilingual sites COBFC found per 100 pages fetched, over the whole web.)
 """
 from __future__ import annotations
 
@@ -44,10 +51,12 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.support.realweb_sites import missed_site_reasons, site_figures, stored_labels  # noqa: E402
+from bench.support.realweb_parts import by_part, describe, part_figures, result_line, site_parts  # noqa: E402
+from bench.support.realweb_sites import missed_site_reasons, site_figures, stored_labels, stored_verdicts  # noqa: E402
 from bench.support.realweb_truth import Truth, load_truth, page_key, precision_recall, site_name  # noqa: E402
 from crawlweb.language.page_accuracy import page_language_scores  # noqa: E402
 from crawlweb.devdata import shared_data_dir  # noqa: E402
+from crawlweb.testweb.realweb_split import PARTS, TEST, TRAIN  # noqa: E402
 
 STRATEGIES = ("bfs", "fc", "obfc", "cobfc")
 
@@ -61,14 +70,18 @@ def web_dir(given: str | None) -> Path:
     return built if (built / "truth.json").exists() else shared_data_dir() / "real-sites"
 
 
-def choose_subset(truth: Truth, quick: bool) -> list:
-    """Quick: a few bilingual sites and a few negatives (the smallest, so the crawls stay short)."""
+def choose_subset(truth: Truth, quick: bool, parts: dict[str, str]) -> list:
+    """Quick: of each part, two sr–en sites and one negative (the smallest, so the crawls stay short)."""
     sites = truth.content_sites
     if not quick:
         return sites
-    bilingual = sorted((s for s in sites if s.bilingual), key=lambda s: (len(s.languages), s.host))
-    negative = sorted((s for s in sites if not s.bilingual), key=lambda s: (len(s.languages), s.host))
-    return bilingual[:4] + negative[:2]
+    chosen = []
+    for part in PARTS:
+        mine = [s for s in sites if parts[s.host] == part]
+        bilingual = sorted((s for s in mine if s.bilingual), key=lambda s: (len(s.languages), s.host))
+        negative = sorted((s for s in mine if not s.bilingual), key=lambda s: (len(s.languages), s.host))
+        chosen += bilingual[:2] + negative[:1]
+    return chosen
 
 
 def configure(var_dir: str) -> None:
@@ -115,8 +128,9 @@ def fresh_hosts() -> None:
                         robots_expires_at=None, crawl_delay=None)
 
 
-def run_strategies(strategies, seeds, budget, rules, subset) -> dict:
-    """Each strategy's crawl; site P/R from its stored verdicts (bench/support/realweb_sites.py)."""
+def run_strategies(strategies, seeds, budget, rules, subset, parts) -> dict:
+    """Each strategy's crawl over the whole web; site P/R from its stored verdicts
+    (bench/support/realweb_sites.py), for the whole web and for each part."""
     from frontier.experiment import TESTWEB_PROVIDERS, run_strategy
 
     config = {"random_seed": 1, "host_interval": 0, "url_rules": rules,
@@ -134,10 +148,14 @@ def run_strategies(strategies, seeds, budget, rules, subset) -> dict:
               f"{len(sites.found):3}  site P {sites.p:.3f} R {sites.r:.3f}  truly bilingual found "
               f"{sites.found_true:3}/{len(sites.truly)} (said yes: {how or '-'})  with kept pairs {len(paired):3}  "
               f"{run.seconds:5.1f}s")
+        for part, mine in by_part(subset, parts).items():
+            part_sites = site_figures(run.crawl_id, mine)
+            print(f"         {part:9} site P {part_sites.p:.3f} R {part_sites.r:.3f} "
+                  f"({part_sites.found_true}/{len(part_sites.truly)} sr–en sites found)")
     return out
 
 
-def site_diagnostics(runs: dict, subset) -> None:
+def site_diagnostics(runs: dict, subset, parts) -> None:
     """Why COBFC missed each truly bilingual site it missed, and which negatives it called bilingual."""
     cobfc = runs.get("cobfc")
     if cobfc is None:
@@ -145,9 +163,10 @@ def site_diagnostics(runs: dict, subset) -> None:
     sites = cobfc["sites"]
     print(f"\nCOBFC's misses ({len(sites.truly - sites.found)} of {len(sites.truly)} sr–en sites):")
     for host, why in sorted(missed_site_reasons(cobfc["crawl_id"], subset, sites.found).items()):
-        print(f"  {host:52} {why}")
+        print(f"  {parts[host]:9} {host:52} {why}")
+    part_of = {site_name(s.host): parts[s.host] for s in subset}
     for name in sorted(sites.found - sites.truly):
-        print(f"  wrong: {name} called bilingual")
+        print(f"  {part_of.get(name, '?'):9} wrong: {name} called bilingual")
 
 
 def full_crawl(subset, rules, seeds) -> int:
@@ -217,7 +236,7 @@ def measure_languages(crawl_id: int, subset):
     return scores["lid_acc"], scores["lid_sr_vs_hbs"], {u: label.split("-")[0] for u, label in predicted.items()}
 
 
-def diagnostics(crawl_id: int, subset, found_pairs: set, predicted_lang: dict, runs: dict) -> None:
+def diagnostics(crawl_id: int, subset, found_pairs: set, predicted_lang: dict, runs: dict, parts) -> None:
     """Per site: truth, what the crawls concluded, the pairs missed or wrong and why."""
     from evaluation.models import CandidatePair
 
@@ -243,7 +262,7 @@ def diagnostics(crawl_id: int, subset, found_pairs: set, predicted_lang: dict, r
         found = "-" if cobfc is None else ("yes" if name in cobfc["sites"].found else "") + (
             "+pairs" if name in cobfc["paired"] else "")
         status = "OK " if (s.bilingual and not missed and not wrong) or (not s.bilingual and not mine) else "BAD"
-        print(f"  {status} {s.host:52} {'sr-en' if s.bilingual else 'neg  '} found={found or 'no':10} "
+        print(f"  {status} {parts[s.host]:9} {s.host:52} {'sr-en' if s.bilingual else 'neg  '} found={found or 'no':10} "
               f"pairs right {len(right):3}/{len(s.translated):3} wrong {len(wrong):2}")
         for reason, n in why.most_common(4):
             print(f"        missed {n:3}: {reason}")
@@ -265,7 +284,8 @@ def main() -> None:
     started = time.monotonic()
     folder = web_dir(args.web)
     truth = load_truth(folder)
-    subset = choose_subset(truth, args.quick)
+    parts = site_parts(truth.content_sites)
+    subset = choose_subset(truth, args.quick, parts)
     budget = args.budget or (40 if args.quick else 500)
     strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip()]
     hubs = truth.hub_hosts
@@ -277,8 +297,10 @@ def main() -> None:
     else:
         seeds = [f"http://{s.host}/" for s in subset]  # nothing links the bare sites: every root
     seeds = list(dict.fromkeys(seeds))
+    halves = by_part(subset, parts)
     print(f"Real web {folder}: {len(subset)} sites ({sum(s.bilingual for s in subset)} sr–en), "
-          f"{len(hubs)} hubs, {len(seeds)} seeds, budget {budget}")
+          f"{len(hubs)} hubs, {len(seeds)} seeds, budget {budget}; "
+          + ", ".join(f"{part} {len(mine)} ({sum(s.bilingual for s in mine)} sr–en)" for part, mine in halves.items()))
     with (contextlib.nullcontext(str(Path(args.var_dir).resolve())) if args.var_dir
           else tempfile.TemporaryDirectory(prefix="bench-realweb-")) as var_dir:
         Path(var_dir).mkdir(parents=True, exist_ok=True)
@@ -290,23 +312,31 @@ def main() -> None:
         # A tiny generated web beside the real one: nothing links it, the seeds never reach it.
         with proxied_test_web(generate_web(seed=3, size=8, pages_per_site=2), real_sites_dir=folder):
             print(f"\nStrategies at budget {budget} (site P/R: the crawl's stored verdicts):")
-            runs = run_strategies(strategies, seeds, budget, rules, subset)
+            runs = run_strategies(strategies, seeds, budget, rules, subset, parts)
+            cobfc = runs.get("cobfc", {"p": 0.0, "r": 0.0, "found_true": 0, "pages": 0, "crawl_id": None})
+            verdicts = ({name: v["bilingual"] for name, v in stored_verdicts(cobfc["crawl_id"]).items()}
+                        if cobfc["crawl_id"] is not None else {})
             if args.sites_only:
-                site_diagnostics(runs, subset)
-                cobfc = runs.get("cobfc", {"p": 0.0, "r": 0.0, "found_true": 0, "pages": 0})
-                print(f"RESULT site_p={cobfc['p']:.4f} site_r={cobfc['r']:.4f} budget={budget}")
+                site_diagnostics(runs, subset, parts)
+                figures = {part: part_figures(mine, verdicts, set(), None) for part, mine in halves.items()}
+                print(f"RESULT site_p={figures[TEST].site_p:.4f} site_r={figures[TEST].site_r:.4f} "
+                      f"train_site_p={figures[TRAIN].site_p:.4f} train_site_r={figures[TRAIN].site_r:.4f} budget={budget}")
                 return
             print("\nFull-coverage breadth-first crawl:")
             crawl_id = full_crawl(subset, rules, seeds)
-        pair_p, pair_r, found_pairs = measure_pairs(crawl_id, subset)
-        lid_acc, lid_hbs, predicted = measure_languages(crawl_id, subset)
-        diagnostics(crawl_id, subset, found_pairs, predicted, runs)
-        site_diagnostics(runs, subset)
-    cobfc = runs.get("cobfc", {"p": 0.0, "r": 0.0, "found_true": 0, "pages": 0})
+        print("  whole web:")
+        _, _, found_pairs = measure_pairs(crawl_id, subset)
+        _, _, predicted = measure_languages(crawl_id, subset)
+        diagnostics(crawl_id, subset, found_pairs, predicted, runs, parts)
+        site_diagnostics(runs, subset, parts)
+        labels = {url: label for site_labels in stored_labels(crawl_id).values() for url, label in site_labels.items()}
+        figures = {part: part_figures(mine, verdicts, found_pairs, labels) for part, mine in halves.items()}
     per_100 = 100 * cobfc["found_true"] / cobfc["pages"] if cobfc["pages"] else 0.0
+    print("\nBy part (site figures: COBFC at the budget; pairs and page languages: the full crawl):")
+    for part in (TEST, TRAIN):
+        print(describe(part, figures[part]))
     print(f"\n{time.monotonic() - started:.1f}s")
-    print(f"RESULT site_p={cobfc['p']:.4f} site_r={cobfc['r']:.4f} pair_p={pair_p:.4f} pair_r={pair_r:.4f} "
-          f"lid_acc={lid_acc:.4f} lid_sr_vs_hbs={lid_hbs:.4f} cobfc_sites_per_100={per_100:.4f} budget={budget}")
+    print(result_line(figures[TEST], figures[TRAIN], sites_per_100=per_100, budget=budget))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ class TruthSite:
     languages: dict[str, str] = field(default_factory=dict)  # normalized URL → base language
     labels: dict[str, str] = field(default_factory=dict)  # normalized URL → evaluation label (sr-Latn, hr, mixed …)
     notes: str = ""
+    site_languages: list[str] = field(default_factory=list)  # the site's languages as truth lists them
 
     @property
     def translated(self) -> set[frozenset]:
@@ -82,7 +83,8 @@ def load_truth(web_dir: Path) -> Truth:
     sites = []
     for raw in data.get("sites", []):
         host = raw["host"]
-        site = TruthSite(host, raw.get("kind") or "real", bool(raw.get("bilingual_sr_en")), notes=raw.get("notes", ""))
+        site = TruthSite(host, raw.get("kind") or "real", bool(raw.get("bilingual_sr_en")), notes=raw.get("notes", ""),
+                         site_languages=list(raw.get("languages") or []))
         status = {}
         for key, value in (raw.get("pair_status") or {}).items():
             sides = key.split("|") if "|" in key else key.split()
