@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import connection, models, transaction
 from django.db.models import F
@@ -25,6 +26,7 @@ from crawlweb.tallies.folding import FoldPlan, fold_plan, summed
 FOLD_LOCK = 7_302  # advisory lock key, beside crawlweb.services.bulk_rows.STORE_LOCK
 READ_FOLD_AT = 5_000  # deltas a dashboard read sums before it folds them (a few ms of reading)
 CHUNK = 500  # ids per IN list
+FOLD_BATCH = 50_000  # deltas taken at once: what a fold holds in memory
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,13 @@ def fold_tallies(crawl_id: int) -> int:
     with transaction.atomic():
         if not _fold_lock(crawl_id):
             return 0
-        return sum(_fold_grouped(table, crawl_id) for table in TABLES) + _fold_members(crawl_id)
+        folded = 0
+        for fold_batch in [*(partial(_fold_grouped, table) for table in TABLES), _fold_members]:
+            moved = FOLD_BATCH
+            while moved == FOLD_BATCH:  # a batch at a time: a re-harvest can leave millions
+                moved = fold_batch(crawl_id)
+                folded += moved
+        return folded
 
 
 def fold_if_many(deltas_by_crawl: dict[int, int]) -> None:
@@ -62,15 +70,17 @@ def _fold_lock(crawl_id: int) -> bool:
 
 
 def _take_deltas(table: TallyTable, crawl_id: int) -> list[tuple]:
-    """Delete the crawl's deltas; returns them as (key..., n)."""
+    """Delete up to FOLD_BATCH of the crawl's deltas; returns them as (key..., n)."""
     columns = ", ".join(table.model._meta.get_field(key).column for key in table.keys)
+    name = table.model._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {table.model._meta.db_table} WHERE crawl_id = %s AND folded = %s "
-                       f"RETURNING {columns}, n", [crawl_id, False])
+        cursor.execute(f"DELETE FROM {name} WHERE id IN (SELECT id FROM {name} WHERE crawl_id = %s AND folded = %s "
+                       f"LIMIT %s) RETURNING {columns}, n", [crawl_id, False, FOLD_BATCH])
         return cursor.fetchall()
 
 
 def _fold_grouped(table: TallyTable, crawl_id: int) -> int:
+    """Fold a batch of the crawl's deltas of a grouped tally; returns how many."""
     deltas = _take_deltas(table, crawl_id)
     if deltas:
         folded = {tuple(row[1:-1]): (row[0], row[-1]) for row in table.model.objects.filter(
@@ -81,6 +91,7 @@ def _fold_grouped(table: TallyTable, crawl_id: int) -> int:
 
 
 def _fold_members(crawl_id: int) -> int:
+    """Fold a batch of the crawl's member deltas, and the members they move into MemberCount."""
     deltas = _take_deltas(MEMBERS, crawl_id)
     by_figure: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for figure, member_id, n in deltas:

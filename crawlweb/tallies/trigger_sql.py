@@ -47,10 +47,12 @@ def _deltas(feed: Feed, rows: tuple[tuple[str, int], ...]) -> str:
 # PostgreSQL
 
 def _pg_unchanged_check(source: Source) -> str:
-    old = ", ".join(f"o.{column}" for column in source.watched)
-    new = ", ".join(f"r.{column}" for column in source.watched)
-    return (f"IF NOT EXISTS (SELECT 1 FROM old_rows AS o JOIN new_rows AS r ON r.id = o.id "
-            f"WHERE ({old}) IS DISTINCT FROM ({new})) THEN RETURN NULL; END IF;")
+    """An UPDATE that changed no watched column (a priority, a lease's expiry) ends here. Compared as
+    sets (hashed), not joined row by row: a join of two transition tables of 5,000 rows ran as a
+    nested loop, 1.8 s."""
+    columns = ", ".join(("id", *source.watched))
+    return (f"IF NOT EXISTS (SELECT {columns} FROM new_rows EXCEPT ALL SELECT {columns} FROM old_rows) "
+            "THEN RETURN NULL; END IF;")
 
 
 def _pg_lock(source: Source, event: str) -> str:

@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from crawlweb.dashboard.live import live_counters
-from crawlweb.models import Crawl, Host, MemberTally, Page, Site, TargetTally
+from crawlweb.models import Crawl, Host, LayerTally, MemberTally, Page, PageTally, Site, TargetTally
 from crawlweb.tallies import fold, triggers, trigger_sql
 from crawlweb.tallies.feeds import TARGETS
 from crawlweb.tallies.fold import fold_tallies
@@ -168,3 +168,17 @@ def _settle_deferred_checks() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def test_a_fold_takes_its_deltas_a_batch_at_a_time(monkeypatch):
+    crawl = Crawl.objects.create(name="batches")
+    targets = _targets(crawl, _hosts(3), 4)
+    for target in targets:
+        Target.objects.filter(pk=target.pk).update(state="leased")
+    deltas = sum(model.objects.filter(crawl_id=crawl.pk, folded=False).count()
+                 for model in (TargetTally, MemberTally, PageTally, LayerTally))
+    assert deltas > 5
+    monkeypatch.setattr(fold, "FOLD_BATCH", 5)
+    assert fold_tallies(crawl.pk) == deltas
+    assert not TargetTally.objects.filter(folded=False).exists() and not MemberTally.objects.filter(folded=False).exists()
+    assert_tallies_match(crawl.pk)
