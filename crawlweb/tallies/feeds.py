@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WORK_STATES = ("pending", "leased")  # a host with a Target in these has work left (the live panel's hosts)
+HOST_WORK, SITE_PAGES = "host-work", "site-pages"  # the member figures of crawlweb_membertally
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ FEEDS = (
     Feed("crawlweb_targettally", ("crawl_id", "state", "origin", "error_kind"), TARGETS,
          ("r.crawl_id", "r.state", "r.origin", "r.error_kind")),
     Feed("crawlweb_membertally", ("crawl_id", "figure", "member_id"), TARGETS,
-         ("r.crawl_id", "'host-work'", "r.host_id"),
+         ("r.crawl_id", f"'{HOST_WORK}'", "r.host_id"),
          where="r.state IN (" + ", ".join(f"'{state}'" for state in WORK_STATES) + ")"),
     Feed("crawlweb_layertally", ("crawl_id", "module", "layer", "layer_id", "pending"), TARGETS,
          ("r.crawl_id", "p.module", "p.layer", "p.layer_id", "(r.state = 'pending')"),
@@ -66,7 +67,7 @@ FEEDS = (
     Feed("crawlweb_pagetally", ("crawl_id", "language", "script"), PAGES,
          ("r.crawl_id", "r.language", "r.script")),
     Feed("crawlweb_membertally", ("crawl_id", "figure", "member_id"), PAGES,
-         ("r.crawl_id", "'site-pages'", "r.site_id")),
+         ("r.crawl_id", f"'{SITE_PAGES}'", "r.site_id")),
 )
 TALLIES = ("crawlweb_targettally", "crawlweb_pagetally", "crawlweb_layertally", "crawlweb_membertally",
            "crawlweb_membercount")
