@@ -22,10 +22,13 @@ class Source:
 
     table: str
     watched: tuple[str, ...]  # the columns the feeds read: an UPDATE that changes none of them is skipped
-    # PostgreSQL, before the deltas of a statement are written: the rows of another table the feeds
-    # read (named by this column of the changed rows), locked FOR SHARE in id order, so that a
-    # concurrent change of them waits for this statement's transaction, or this statement for theirs
-    locks: tuple[str, str] | None = None  # (table, column)
+    # PostgreSQL, the crawls' layer lock (LAYER_LOCK): "shared", taken by a statement before a layer feed
+    # reads the placements (crawls_of: the changed rows' crawls, from the relation {rows}); "exclusive",
+    # taken for each row before the statement changes it (crawl_of_row: its crawl, from the row {row}),
+    # so the statement holds no row of its own while it waits
+    layer_lock: str = ""
+    crawls_of: str = ""
+    crawl_of_row: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,16 +43,29 @@ class Feed:
     events: tuple[str, ...] = ("INSERT", "UPDATE", "DELETE")
     # whether the tally's count afresh reads this feed (False: another feed of the tally counts those rows)
     recount: bool = True
+    # PostgreSQL: the feed reads the placements under the crawls' shared layer lock
+    layer_locked: bool = False
+    # an expression over a source row: an UPDATE that moves it for no row adds nothing to this feed
+    # (and takes no lock for it)
+    guard: str = ""
 
 
-TARGETS = Source("frontier_target", ("crawl_id", "state", "origin", "error_kind", "host_id"))
+# A placement is counted under its Target's state, and a Target's change of state recounts the
+# placements it sees. Written at once by two transactions, each would read the other's row as it was
+# before, and the placement would stay counted under the old state. So a crawl has a layer lock (an
+# advisory lock per crawl, held to the transaction's end): a Target's change of state takes it shared
+# (changes of state never wait for each other), a placement's change takes it exclusive, and so reads
+# the states once every transaction that changed one has committed, while a change of state made
+# meanwhile waits for the placement to commit and then sees it. Row locks on the Targets instead
+# (FOR SHARE) deadlocked with leases and stores, which lock Targets in other orders; a placement
+# takes the lock before it changes its first row (a BEFORE trigger), so two placement writers never
+# wait for each other's rows while one holds the lock.
+LAYER_LOCK = 7_303  # advisory lock key, beside crawlweb.services.bulk_rows.STORE_LOCK and the fold's
+TARGETS = Source("frontier_target", ("crawl_id", "state", "origin", "error_kind", "host_id"),
+                 layer_lock="shared", crawls_of="SELECT crawl_id FROM {rows}")
 PAGES = Source("crawlweb_page", ("crawl_id", "language", "script", "site_id"))
-PLACEMENTS = Source(
-    "frontier_layerplacement", ("target_id", "module", "layer", "layer_id"),
-    # A placement is counted under its Target's state; the Target's state change recounts the
-    # placements it sees. Without the lock, a placement written while its Target was being leased
-    # would be seen by neither and stay counted as pending.
-    locks=("frontier_target", "target_id"))
+PLACEMENTS = Source("frontier_layerplacement", ("target_id", "module", "layer", "layer_id"),
+                    layer_lock="exclusive", crawl_of_row="SELECT crawl_id FROM frontier_target WHERE id = {row}.target_id")
 CRAWLS = Source("crawlweb_crawl", ())
 
 FEEDS = (
@@ -60,7 +76,8 @@ FEEDS = (
          where="r.state IN (" + ", ".join(f"'{state}'" for state in WORK_STATES) + ")"),
     Feed("crawlweb_layertally", ("crawl_id", "module", "layer", "layer_id", "pending"), TARGETS,
          ("r.crawl_id", "p.module", "p.layer", "p.layer_id", "(r.state = 'pending')"),
-         join="JOIN frontier_layerplacement p ON p.target_id = r.id", events=("UPDATE",), recount=False),
+         join="JOIN frontier_layerplacement p ON p.target_id = r.id", events=("UPDATE",), recount=False,
+         layer_locked=True, guard="(r.state = 'pending')"),
     Feed("crawlweb_layertally", ("crawl_id", "module", "layer", "layer_id", "pending"), PLACEMENTS,
          ("t.crawl_id", "r.module", "r.layer", "r.layer_id", "(t.state = 'pending')"),
          join="JOIN frontier_target t ON t.id = r.target_id"),

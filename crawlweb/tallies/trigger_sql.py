@@ -9,7 +9,7 @@ only inserts deltas (folded = FALSE): no trigger ever waits for a counter row an
 """
 from __future__ import annotations
 
-from crawlweb.tallies.feeds import CRAWLS, FEEDS, SOURCES, TALLIES, Feed, Source, feeds_of
+from crawlweb.tallies.feeds import CRAWLS, FEEDS, LAYER_LOCK, SOURCES, TALLIES, Feed, Source, feeds_of
 
 EVENTS = ("INSERT", "UPDATE", "DELETE")
 PG_TRANSITIONS = {"INSERT": (("new_rows", 1),), "DELETE": (("old_rows", -1),),
@@ -23,10 +23,16 @@ def trigger_name(source: Source, event: str) -> str:
     return f"crawlweb_tally_{source.table}_{event.lower()}"
 
 
-def expected_triggers() -> list[tuple[str, str]]:
-    """(trigger name, its table) of every tally trigger, for both databases."""
+def lock_trigger_name(source: Source) -> str:
+    return f"crawlweb_tally_{source.table}_lock"
+
+
+def expected_triggers(vendor: str) -> list[tuple[str, str]]:
+    """(trigger name, its table) of every tally trigger of the database (``vendor``: Django's name)."""
     pairs = [(trigger_name(source, event), source.table) for source in SOURCES for event in EVENTS
              if feeds_of(source, event)]
+    if vendor == "postgresql":
+        pairs += [(lock_trigger_name(source), source.table) for source in SOURCES if source.layer_lock == "exclusive"]
     return pairs + [(trigger_name(CRAWLS, "DELETE"), CRAWLS.table)]
 
 
@@ -55,19 +61,41 @@ def _pg_unchanged_check(source: Source) -> str:
             "THEN RETURN NULL; END IF;")
 
 
-def _pg_lock(source: Source, event: str) -> str:
-    table, column = source.locks
-    rows = " UNION ".join(f"SELECT {column} FROM {relation}" for relation, _ in PG_TRANSITIONS[event])
-    return f"PERFORM 1 FROM {table} WHERE id IN ({rows}) ORDER BY id FOR SHARE;"
+def _pg_shared_layer_lock(source: Source, event: str) -> str:
+    """The changed rows' crawls' layer locks, shared (crawlweb.tallies.feeds.LAYER_LOCK), in crawl order."""
+    crawls = " UNION ".join(source.crawls_of.format(rows=relation) for relation, _ in PG_TRANSITIONS[event])
+    return (f"PERFORM pg_advisory_xact_lock_shared({LAYER_LOCK}, crawl_id::integer) "
+            f"FROM (SELECT DISTINCT crawl_id FROM ({crawls}) AS changed ORDER BY crawl_id) AS crawls;")
+
+
+def pg_install_layer_row_lock(source: Source) -> str:
+    """Each row's crawl's layer lock, exclusive, before the row is changed (a BEFORE row trigger)."""
+    name = lock_trigger_name(source)
+    body = ["IF TG_OP <> 'INSERT' THEN",
+            f"    PERFORM pg_advisory_xact_lock({LAYER_LOCK}, crawl_id::integer) FROM ({source.crawl_of_row.format(row='OLD')}) AS c;",
+            "END IF;",
+            "IF TG_OP <> 'DELETE' THEN",
+            f"    PERFORM pg_advisory_xact_lock({LAYER_LOCK}, crawl_id::integer) FROM ({source.crawl_of_row.format(row='NEW')}) AS c;",
+            "    RETURN NEW;",
+            "END IF;",
+            "RETURN OLD;"]
+    statements = "\n    ".join(body)
+    return (f"CREATE OR REPLACE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $tally$\nBEGIN\n"
+            f"    {statements}\nEND\n$tally$;\n"
+            f"CREATE OR REPLACE TRIGGER {name} BEFORE INSERT OR UPDATE OR DELETE ON {source.table} "
+            f"FOR EACH ROW EXECUTE FUNCTION {name}();")
 
 
 def pg_install(source: Source, event: str) -> str:
-    body = []
-    if event == "UPDATE":
-        body.append(_pg_unchanged_check(source))
-    if source.locks:
-        body.append(_pg_lock(source, event))
-    body += [_deltas(feed, PG_TRANSITIONS[event]) + ";" for feed in feeds_of(source, event)]
+    body = [_pg_unchanged_check(source)] if event == "UPDATE" else []
+    for feed in feeds_of(source, event):
+        statement = _deltas(feed, PG_TRANSITIONS[event]) + ";"
+        if feed.layer_locked:
+            statement = f"{_pg_shared_layer_lock(source, event)}\n    {statement}"
+        if feed.guard and event == "UPDATE":  # only rows whose guard moved can change this feed
+            statement = (f"IF EXISTS (SELECT r.id, {feed.guard} FROM new_rows AS r EXCEPT ALL "
+                         f"SELECT r.id, {feed.guard} FROM old_rows AS r) THEN\n    {statement}\n    END IF;")
+        body.append(statement)
     name = trigger_name(source, event)  # the function's too: functions have a namespace of their own
     return _pg_function(name, body) + (
         f"CREATE OR REPLACE TRIGGER {trigger_name(source, event)} AFTER {event} ON {source.table} "
@@ -90,13 +118,14 @@ def pg_install_crawl_cleanup() -> str:
 
 
 def pg_install_all() -> list[str]:
-    return [pg_install(source, event) for source in SOURCES for event in EVENTS
-            if feeds_of(source, event)] + [pg_install_crawl_cleanup()]
+    return ([pg_install(source, event) for source in SOURCES for event in EVENTS if feeds_of(source, event)]
+            + [pg_install_layer_row_lock(source) for source in SOURCES if source.layer_lock == "exclusive"]
+            + [pg_install_crawl_cleanup()])
 
 
 def pg_drop_all() -> list[str]:
     return [f"DROP TRIGGER IF EXISTS {name} ON {table}; DROP FUNCTION IF EXISTS {name}();"
-            for name, table in expected_triggers()]
+            for name, table in expected_triggers("postgresql")]
 
 
 # SQLite
@@ -130,7 +159,7 @@ def sqlite_install_all() -> list[str]:
 
 
 def sqlite_drop_all() -> list[str]:
-    return [f"DROP TRIGGER IF EXISTS {name}" for name, _ in expected_triggers()]
+    return [f"DROP TRIGGER IF EXISTS {name}" for name, _ in expected_triggers("sqlite")]
 
 
 # Both

@@ -50,7 +50,7 @@ def missing(connection) -> list[str]:
         else:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         present = {name for (name,) in cursor.fetchall()}
-    return [name for name, _table in trigger_sql.expected_triggers() if name not in present]
+    return [name for name, _table in trigger_sql.expected_triggers(connection.vendor) if name not in present]
 
 
 def ensure_fetched_index(connection) -> None:

@@ -1,9 +1,10 @@
 """The tallies under concurrent transactions on PostgreSQL (SQLite has one writer at a time): workers
 changing Targets of one crawl never wait for each other on a counter, a fold moves only committed
-deltas, and a layer placement written while its Target changes state is counted under the state the
-Target ends with, whichever commits first."""
+deltas, a layer placement written while its Target changes state is counted under the state the
+Target ends with, whichever commits first, and the lock that makes it so deadlocks with nothing."""
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -17,6 +18,7 @@ from tests.tallies.counts import assert_tallies_match
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 HOLD_S = 0.6  # how long the first transaction stays open once the second has started
+STRESS_S = 6.0  # how long the writers of the stress test write
 
 
 @pytest.fixture
@@ -112,3 +114,50 @@ def test_a_target_leased_while_its_placement_is_written_counts_the_placement_as_
     placing.join(10)
     leasing.join(10)
     assert assert_tallies_match(crawl.pk)["layers"] == {("M01", 1, "M01.L01"): (1, 0)}
+
+
+def test_placements_and_leases_of_one_crawl_at_once_never_deadlock_and_stay_counted():
+    """Two placement writers (batches of 500 upserted, as place_targets and learning write them) and two
+    lease-like writers (32 Targets leased in one UPDATE, then each fetched or put back) on random Targets
+    of one crawl, for a few seconds: no transaction fails, and the layer counts equal the rows."""
+    crawl = Crawl.objects.create(name="stress")
+    site = Site.objects.create(name="stress.rs")
+    host = Host.objects.create(name="www.stress.rs", site=site)
+    Target.objects.bulk_create([Target(crawl=crawl, url=f"http://www.stress.rs/{i}", host=host, site=site)
+                                for i in range(3000)])
+    ids = list(Target.objects.filter(crawl=crawl).values_list("id", flat=True))
+    stop, failures = time.monotonic() + STRESS_S, []
+
+    def place(seed):
+        chance = random.Random(seed)
+        while time.monotonic() < stop:
+            layer = chance.randint(1, 3)
+            with transaction.atomic():
+                LayerPlacement.objects.bulk_create(
+                    [LayerPlacement(target_id=pk, module="M01", layer_id=f"M01.L0{layer}", layer=layer, rule="r")
+                     for pk in sorted(chance.sample(ids, 1000))],  # in id order, as place_targets writes them
+                    batch_size=500, update_conflicts=True, unique_fields=["target", "module"],
+                    update_fields=["layer_id", "layer", "rule"])
+
+    def lease(seed):
+        chance = random.Random(seed)
+        while time.monotonic() < stop:
+            batch = chance.sample(ids, 32)
+            with transaction.atomic():
+                Target.objects.filter(pk__in=batch).update(state="leased")
+                for pk in chance.sample(batch, len(batch)):
+                    Target.objects.filter(pk=pk).update(state=chance.choice(["done", "pending"]))
+
+    def recording(work, seed):
+        def run():
+            try:
+                work(seed)
+            except Exception as error:  # noqa: BLE001 -- any failure is the finding
+                failures.append(f"{work.__name__}: {error}")
+        return run
+
+    writers = [_in_thread(recording(work, seed)) for seed, work in enumerate((place, place, lease, lease))]
+    for writer in writers:
+        writer.join(STRESS_S + 60)
+    assert failures == []
+    assert_tallies_match(crawl.pk, "after the writers")
