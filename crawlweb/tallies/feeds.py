@@ -38,6 +38,7 @@ class Feed:
     source: Source
     expressions: tuple[str, ...]
     join: str = ""
+    pg_join: str = ""  # PostgreSQL's form of the join, where it differs
     where: str = ""
     # events whose rows this feed counts (a Target row is new or gone with no placement yet or left)
     events: tuple[str, ...] = ("INSERT", "UPDATE", "DELETE")
@@ -76,7 +77,13 @@ FEEDS = (
          where="r.state IN (" + ", ".join(f"'{state}'" for state in WORK_STATES) + ")"),
     Feed("crawlweb_layertally", ("crawl_id", "module", "layer", "layer_id", "pending"), TARGETS,
          ("r.crawl_id", "p.module", "p.layer", "p.layer_id", "(r.state = 'pending')"),
-         join="JOIN frontier_layerplacement p ON p.target_id = r.id", events=("UPDATE",), recount=False,
+         join="JOIN frontier_layerplacement p ON p.target_id = r.id",
+         # each changed Target's placements looked up in the index: planned as a join, a lease of 32
+         # Targets hashed them against a scan of every placement (the estimate of placements per
+         # Target was off); OFFSET 0 keeps the subquery from being turned into that join
+         pg_join="CROSS JOIN LATERAL (SELECT module, layer, layer_id FROM frontier_layerplacement "
+                 "WHERE target_id = r.id OFFSET 0) AS p",
+         events=("UPDATE",), recount=False,
          layer_locked=True, guard="(r.state = 'pending')"),
     Feed("crawlweb_layertally", ("crawl_id", "module", "layer", "layer_id", "pending"), PLACEMENTS,
          ("t.crawl_id", "r.module", "r.layer", "r.layer_id", "(t.state = 'pending')"),

@@ -36,16 +36,18 @@ def expected_triggers(vendor: str) -> list[tuple[str, str]]:
     return pairs + [(trigger_name(CRAWLS, "DELETE"), CRAWLS.table)]
 
 
-def _joined(feed: Feed) -> str:
+def _joined(feed: Feed, postgresql: bool) -> str:
     """What follows a feed's source row in its FROM: the join, then the condition."""
-    return (f" {feed.join}" if feed.join else "") + (f" WHERE {feed.where}" if feed.where else "")
+    join = feed.pg_join if postgresql and feed.pg_join else feed.join
+    return (f" {join}" if join else "") + (f" WHERE {feed.where}" if feed.where else "")
 
 
-def _deltas(feed: Feed, rows: tuple[tuple[str, int], ...]) -> str:
+def _deltas(feed: Feed, rows: tuple[tuple[str, int], ...], postgresql: bool) -> str:
     """INSERT of the statement's (or row's) net change per key: rows are (relation, +1 or -1)."""
     columns = ", ".join(feed.columns)
     picked = ", ".join(f"{expression} AS {column}" for expression, column in zip(feed.expressions, feed.columns))
-    parts = [f"SELECT {picked}, {sign} AS delta FROM {relation} AS r{_joined(feed)}" for relation, sign in rows]
+    parts = [f"SELECT {picked}, {sign} AS delta FROM {relation} AS r{_joined(feed, postgresql)}"
+             for relation, sign in rows]
     return (f"INSERT INTO {feed.tally} ({columns}, n, folded) SELECT {columns}, SUM(delta), FALSE FROM ("
             + " UNION ALL ".join(parts) + f") AS changes GROUP BY {columns} HAVING SUM(delta) <> 0")
 
@@ -89,7 +91,7 @@ def pg_install_layer_row_lock(source: Source) -> str:
 def pg_install(source: Source, event: str) -> str:
     body = [_pg_unchanged_check(source)] if event == "UPDATE" else []
     for feed in feeds_of(source, event):
-        statement = _deltas(feed, PG_TRANSITIONS[event]) + ";"
+        statement = _deltas(feed, PG_TRANSITIONS[event], postgresql=True) + ";"
         if feed.layer_locked:
             statement = f"{_pg_shared_layer_lock(source, event)}\n    {statement}"
         if feed.guard and event == "UPDATE":  # only rows whose guard moved can change this feed
@@ -137,7 +139,7 @@ def _sqlite_row(source: Source, which: str) -> str:
 
 def sqlite_install(source: Source, event: str) -> str:
     rows = tuple((_sqlite_row(source, which), sign) for which, sign in SQLITE_ROWS[event])
-    statements = "".join(f"\n    {_deltas(feed, rows)};" for feed in feeds_of(source, event))
+    statements = "".join(f"\n    {_deltas(feed, rows, postgresql=False)};" for feed in feeds_of(source, event))
     timing = f"AFTER {event}"
     if event == "UPDATE":
         changed = " OR ".join(f"OLD.{column} IS NOT NEW.{column}" for column in source.watched)
@@ -172,7 +174,8 @@ def recount_all() -> list[str]:
         picked = ", ".join(f"{e} AS {c}" for e, c in zip(feed.expressions, feed.columns))
         statements.append(
             f"INSERT INTO {feed.tally} ({columns}, n, folded) SELECT {columns}, COUNT(*), TRUE FROM "
-            f"(SELECT {picked} FROM {feed.source.table} AS r{_joined(feed)}) AS source_rows GROUP BY {columns}")
+            f"(SELECT {picked} FROM {feed.source.table} AS r{_joined(feed, postgresql=False)}) AS source_rows "
+            f"GROUP BY {columns}")
     statements.append("INSERT INTO crawlweb_membercount (crawl_id, figure, n) SELECT crawl_id, figure, COUNT(*) "
                       "FROM crawlweb_membertally WHERE folded = TRUE AND n > 0 GROUP BY crawl_id, figure")
     return statements
