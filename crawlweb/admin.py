@@ -124,7 +124,7 @@ class CrawlAdmin(admin.ModelAdmin):
     list_display = ("name", "state", "strategy", "pages_fetched", "page_budget", "created_at")
     list_filter = ("state", "strategy")
     search_fields = ("name",)
-    readonly_fields = ("pages_fetched", "started_at", "finished_at", "last_error")
+    readonly_fields = ("pages_fetched", "started_at", "finished_at", "last_error", "runner", "runner_seen_at")
 
 
 @admin.register(Site)

@@ -164,6 +164,8 @@ WARC_DIR = Path(env_str("WARC_DIR", str(VAR_DIR / "warc")))
 # The built real development web (scripts/build_realweb.py); it is never inside the repository.
 SHARED_DATA_DIR = Path(env_str("SHARED_DATA_DIR", str(BASE_DIR.parent / "shared" / "data")))
 REAL_WEB_DIR = Path(env_str("REAL_WEB_DIR", str(SHARED_DATA_DIR / "real-web")))
+# The built charset corpus (scripts/build_charset_corpus.py), read by bench/charsets.py and its test.
+CHARSET_CORPUS_DIR = Path(env_str("CHARSET_CORPUS_DIR", str(SHARED_DATA_DIR / "charsets")))
 
 # Seconds a running crawl's live-panel and discovery figures are reused by a web process before they are
 # counted again (crawlweb/dashboard/figure_cache.py); 0 = count on every request.

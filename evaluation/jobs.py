@@ -7,9 +7,9 @@ from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from evaluation.services import deep as deep_service
 from evaluation.services import scoring
-from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claim, start_crawl_pass
+from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claims, start_crawl_pass
 from evaluation.services.config import PairsSettings
-from evaluation.services.inputs import site_group
+from evaluation.services.inputs import groups_of
 from frontier import site_verdicts
 
 log = logging.getLogger(__name__)
@@ -20,33 +20,35 @@ def _record_error(crawl_id: int, what: str, error: Exception) -> None:
 
 
 def score_sites(crawl_id: int, site_ids: list[int]) -> None:
-    """score_site for each of the sites one crawl step made due, in one job: most are tiny sites
-    scored in milliseconds, for which a job each cost more in queueing than in scoring. A site that
-    fails is recorded and the others are still scored."""
-    failed = None
-    for site_id in site_ids:
-        try:
-            score_site(crawl_id, site_id)
-        except Exception as error:  # recorded on the crawl by score_site
-            failed = error
-    if failed is not None:
-        raise failed
+    """Score the sites one crawl step made due, in one job: most are tiny one-language sites, scored
+    together (scoring.score_sites). A site that fails is recorded and the others are still scored;
+    then the deep-page checks that are due and, in a crawl without the detector, the sites' verdicts."""
+    release_claims(crawl_id, site_ids)  # pages stored from now on trigger a new job
+    cfg = PairsSettings.current()
+    failures = []
+
+    def record(site_id, error):
+        failures.append(error)
+        _record_error(crawl_id, f"score_site({site_id if site_id is not None else 'one-language batch'})", error)
+
+    summary = scoring.score_sites(crawl_id, site_ids, cfg, on_error=record)
+    _after_scoring(crawl_id, summary.groups, cfg)
+    if failures:
+        raise failures[-1]
 
 
 def score_site(crawl_id: int, site_id: int) -> None:
     """Re-mine one site's patterns, move the global credibility by its difference, re-pair the site."""
-    release_claim(crawl_id, site_id)  # pages stored from now on trigger a new job
-    cfg = PairsSettings.current()
-    try:
-        summary = scoring.score_site(crawl_id, site_id, cfg)
-    except Exception as error:
-        _record_error(crawl_id, f"score_site({site_id})", error)
-        raise
-    if cfg.deep_checks and summary.site_id:
-        _check_deep_guesses_when_due(crawl_id, summary.site_id, summary.group_ids)
+    score_sites(crawl_id, [site_id])
+
+
+def _after_scoring(crawl_id: int, groups: dict[int, list[int]], cfg: PairsSettings) -> None:
+    if cfg.deep_checks:
+        _check_deep_guesses_when_due(crawl_id, groups)
     crawl = Crawl.objects.filter(pk=crawl_id).first()
-    if summary.group_ids and crawl is not None and site_verdicts.runs_during_crawl(crawl):
-        site_verdicts.combine_site_verdicts(crawl_id, summary.group_ids)  # the verdicts arrive as it is scored
+    members = sorted({member for group in groups.values() for member in group})
+    if members and crawl is not None and site_verdicts.runs_during_crawl(crawl):
+        site_verdicts.combine_site_verdicts(crawl_id, members)  # the verdicts arrive as they are scored
 
 
 def score_crawl(crawl_id: int) -> None:
@@ -75,35 +77,43 @@ def score_crawl(crawl_id: int) -> None:
 def _check_new_deep_guesses(crawl_id: int, cfg: PairsSettings) -> None:
     """The crawl-wide pass guesses too (under the global credibility, which a site scored alone has
     not seen yet); score_site enqueues the checks of its own guesses, this those of the pass."""
-    for site in deep_service.sites_with_unchecked(crawl_id):
-        _check_deep_guesses_when_due(crawl_id, site.pk,
-                                     [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites)])
+    sites = list(deep_service.sites_with_unchecked(crawl_id))
+    groups = groups_of(crawl_id, [site.pk for site in sites], cfg.group_max_sites)
+    _check_deep_guesses_when_due(crawl_id, {site.pk: [member.pk for member in groups[site.pk]] for site in sites})
 
 
-def _check_deep_guesses_when_due(crawl_id: int, site_id: int, group_ids) -> None:
-    """Enqueue the HEAD checks of a site's unchecked guesses once its group's frontier is empty, once
-    for each guess (deep.claim_unchecked)."""
-    if deep_service.frontier_done(crawl_id, group_ids) and deep_service.claim_unchecked(crawl_id, site_id):
+SITES_PER_CHECK_JOB = 20  # sites whose guesses one job checks in turns (their hosts' clocks overlap)
+
+
+def _check_deep_guesses_when_due(crawl_id: int, groups: dict[int, list[int]]) -> None:
+    """Enqueue the HEAD checks of each site's unchecked guesses once its group's frontier is empty, once
+    for each guess (deep.claim_unchecked_sites)."""
+    done = deep_service.frontier_done_sites(crawl_id, groups)
+    claimed = deep_service.claim_unchecked_sites(crawl_id, done)
+    for start in range(0, len(claimed), SITES_PER_CHECK_JOB):
         # Queue "score", once per guess (claim_unchecked): on "crawl" they took turns with the steps and
         # halved the crawl's rate; the crawl-first half of the workers never waits for them.
-        enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
+        enqueue(check_deep_pages, crawl_id, claimed[start:start + SITES_PER_CHECK_JOB], queue_name="score")
 
 
-def check_deep_pages(crawl_id: int, site_id: int) -> None:
-    """HEAD-check the site's unchecked deep-page guesses through the polite fetcher."""
+def check_deep_pages(crawl_id: int, site_ids) -> None:
+    """HEAD-check the sites' unchecked deep-page guesses through the polite fetcher, in turns between
+    their hosts (a site id, or a list of them)."""
     cfg = PairsSettings.current()
+    site_ids = [site_ids] if isinstance(site_ids, int) else list(site_ids)
     try:
-        checked = deep_service.check_deep_pages(crawl_id, site_id, cfg.deep_checks_per_job)
+        checked = deep_service.check_deep_pages(crawl_id, site_ids, cfg.deep_checks_per_job)
     except Exception as error:
-        _record_error(crawl_id, f"check_deep_pages({site_id})", error)
+        _record_error(crawl_id, f"check_deep_pages({site_ids})", error)
         raise
     # More than one job's share, all claimed by the job that started the chain: the next share. A job that
-    # could check nothing (its hosts busy) hands the rest back to the next claim (the site's next scoring).
-    if deep_service.unchecked(crawl_id, site_id):
+    # could check nothing (its hosts busy) hands the rest back to the next claim (the sites' next scoring).
+    left = deep_service.sites_left_unchecked(crawl_id, site_ids)
+    if left:
         if checked:
-            enqueue(check_deep_pages, crawl_id, site_id, queue_name="score")
+            enqueue(check_deep_pages, crawl_id, left, queue_name="score")
         else:
-            deep_service.release_unchecked(crawl_id, site_id)
+            deep_service.release_unchecked(crawl_id, left)
 
 
 def discover_sites(crawl_id: int) -> None:

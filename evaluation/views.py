@@ -1,11 +1,11 @@
 """Pages of the pairing results of a crawl: patterns, pairs, site credibility, discovered sites."""
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from crawlweb.console_access import staff_console
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from evaluation import jobs
@@ -33,7 +33,7 @@ def _page(request, queryset, size: int = PAGE_SIZE):
     return page
 
 
-@staff_member_required
+@staff_console
 def overview(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     pairs = CandidatePair.objects.filter(crawl=crawl)
@@ -44,7 +44,7 @@ def overview(request, crawl_id):
     return render(request, "evaluation/overview.html", context)
 
 
-@staff_member_required
+@staff_console
 def patterns(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     rows = UrlPattern.objects.global_rows(crawl.pk).order_by("-global_credibility_unnormalized", "id")
@@ -52,7 +52,7 @@ def patterns(request, crawl_id):
                                                         "scored_pages": total_scored_pages(crawl.pk)})
 
 
-@staff_member_required
+@staff_console
 def pairs(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     rows = CandidatePair.objects.filter(crawl=crawl).select_related("site").order_by("site__name", "method", "source_url")
@@ -68,14 +68,14 @@ def pairs(request, crawl_id):
     return render(request, "evaluation/pairs.html", context)
 
 
-@staff_member_required
+@staff_console
 def sites(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     rows = SiteCredibility.objects.filter(crawl=crawl).select_related("site").order_by("-credibility", "site__name")
     return render(request, "evaluation/sites.html", {"crawl": crawl, "page": _page(request, rows)})
 
 
-@staff_member_required
+@staff_console
 def discovered(request, crawl_id):
     crawl = get_object_or_404(Crawl, pk=crawl_id)
     rows = DiscoveredSite.objects.filter(crawl=crawl).order_by("-iteration", "rank")
@@ -83,7 +83,7 @@ def discovered(request, crawl_id):
     return render(request, "evaluation/discovered.html", {"crawl": crawl, "page": _page(request, rows), "run": run})
 
 
-@staff_member_required
+@staff_console
 @require_POST
 def run(request, crawl_id, action):
     crawl = get_object_or_404(Crawl, pk=crawl_id)

@@ -2,11 +2,15 @@
 - after each crawl step: the BS Detector job for every site whose first HTML page was just
   stored; for COBFC, a `train` job when the crawl has fetched another ``learning_interval`` pages;
 - when the frontier runs dry: a back/forward crawl refills it (frontier.strategies.refill);
-- when the crawl finishes: every site gets its combined verdict (frontier.site_verdicts).
+- when the crawl finishes: every site gets its combined verdict (frontier.site_verdicts);
+- when its steps are taken over from a process that died (embedded mode): the detections and the
+  learning that process had queued, lost with it, are queued again.
 """
 from __future__ import annotations
 
 import logging
+
+from django.db.models import Min
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl, Page
@@ -16,6 +20,7 @@ from frontier.strategies import strategy_for
 
 log = logging.getLogger(__name__)
 _train_enqueued: set[tuple[int, int]] = set()  # (crawl, iteration) asked for by this process
+TAKEOVER_CHUNK = 500  # page ids per query when detections are queued again (SQLite's variable limit)
 
 
 def after_step(crawl, step) -> None:
@@ -41,6 +46,23 @@ def enqueue_detection(crawl, page_ids: list[int]) -> int:
         enqueue(detect_site, crawl.pk, page_id, queue_name="score")
         queued += 1
     return queued
+
+
+def after_takeover(crawl) -> None:
+    """The BS Detector for every site with an HTML page stored and no verdict yet (its detection was
+    queued in the dead process, or never ran), and the learning iteration due, if any."""
+    strategy = strategy_for(crawl)
+    if strategy.detects or "detector" in (crawl.config or {}):
+        decided = SiteVerdict.objects.filter(crawl=crawl).values("site_id")
+        first_pages = sorted(Page.objects.filter(crawl=crawl, status_code=200, content_type="text/html")
+                             .exclude(site_id__in=decided).order_by().values("site_id").annotate(first=Min("id"))
+                             .values_list("first", flat=True))
+        queued = sum(enqueue_detection(crawl, first_pages[start:start + TAKEOVER_CHUNK])
+                     for start in range(0, len(first_pages), TAKEOVER_CHUNK))
+        if queued:
+            log.info("crawl %s taken over: %d sites' detection queued again", crawl.pk, queued)
+    if strategy.name == "cobfc":
+        enqueue_learning(crawl, strategy)
 
 
 def enqueue_learning(crawl, strategy) -> bool:

@@ -31,7 +31,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.site_language import settle_site_languages
+from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import CandidatePair
 from frontier.models import SiteVerdict
 from frontier.strategies import strategy_for
@@ -39,6 +39,7 @@ from frontier.strategies import strategy_for
 MIN_PAGES_PER_LANGUAGE = 2
 SMALL_SITE_PAGES = 4
 PAIR_EXAMPLES = 5
+SETTLE_CHUNK = 500
 
 
 def _base(code: str | None) -> str:
@@ -104,8 +105,9 @@ def combine_site_verdicts(crawl_id: int, site_ids=None) -> int:
     pair = (_base(crawl.source_language), _base(crawl.target_language))
     first_page = dict(_only(Page.objects.filter(crawl=crawl), site_ids).order_by("-id").values_list("site_id", "id"))
     if site_ids is None:
-        for site_id in sorted(first_page):
-            settle_site_languages(crawl_id, site_id)
+        ordered = sorted(first_page)
+        for start in range(0, len(ordered), SETTLE_CHUNK):  # many sites a statement: most are tiny
+            settle_sites_languages(crawl_id, ordered[start:start + SETTLE_CHUNK])
     languages, pairs = page_languages(crawl, site_ids), kept_pairs(crawl, site_ids)
     existing = {v.site_id: v for v in _only(SiteVerdict.objects.filter(crawl=crawl), site_ids)}
     bilingual_sites = 0

@@ -1,9 +1,9 @@
 """Dashboard pages of the frontier: "why is this Target here?", layer counts per crawl, and the
 harvest curves of crawls side by side."""
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from crawlweb.console_access import staff_console
 from crawlweb.ids import query_ids
 from crawlweb.models import Crawl
 from frontier.harvest import chart_for
@@ -15,19 +15,19 @@ LIST_LIMIT = 200
 HARVEST_CHOICES = 50
 
 
-@staff_member_required
+@staff_console
 def target_detail(request, pk):
     target = get_object_or_404(Target.objects.select_related("crawl", "site", "source_page"), pk=pk)
     return render(request, "frontier/target.html", {"target": target, **explain_target(target)})
 
 
-@staff_member_required
+@staff_console
 def crawl_layers(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
     return render(request, "frontier/crawl_layers.html", {"crawl": crawl, "modules": layer_counts(crawl)})
 
 
-@staff_member_required
+@staff_console
 def layer_targets(request, pk, module, layer):
     crawl = get_object_or_404(Crawl, pk=pk)
     if layer not in LAYER_NAMES:
@@ -39,7 +39,7 @@ def layer_targets(request, pk, module, layer):
     return render(request, "frontier/layer_targets.html", context)
 
 
-@staff_member_required
+@staff_console
 def harvest(request):
     """Bilingual sites found vs pages fetched of the crawls named by ``?crawl=ID`` (repeatable)."""
     chosen = set(query_ids(request.GET, "crawl"))

@@ -1,51 +1,39 @@
 """Charset detection and decoding to text (Combine: "the character-set is detected and normalized to UTF-8").
 
-Order of evidence: a byte-order mark wins; then the HTTP header charset, then <meta charset> /
-http-equiv in the first 4 KB (HTML's prescan window), then detection with charset-normalizer.
-Declarations are often wrong on real Serbian sites (Apache's default "iso-8859-1" header on windows-1250
-or UTF-8 pages), so a declaration loses when:
-  * the body is valid UTF-8 with non-ASCII characters and the declaration is a single-byte charset
-    (multi-byte UTF-8 sequences practically never occur by chance in single-byte text), or
-  * it does not decode, or
-  * an alternative decoding (the detector's guesses and the regional single-byte charsets) reads clearly
-    better in the expected alphabets (by default Serbian Latin, Serbian Cyrillic and English).
-Garbage never raises: the last resort is UTF-8 with replacement characters.
+The rule, in order:
+  1. A byte-order mark wins; UTF-16 without one is known by its zero bytes.
+  2. Valid UTF-8 with multi-byte sequences is UTF-8, whatever is declared: such sequences practically
+     never occur by chance in another charset (a page saved as UTF-8 under a template's old <meta>).
+     UTF-8 apart from a few broken sequences wins over single-byte declarations too.
+  3. A declared charset that decodes strictly is kept: the HTTP header's, then <meta charset> /
+     http-equiv in the first 4 KB (HTML's prescan window), then <?xml encoding?>. Labels are read as
+     browsers read them (charset_codecs). A declaration that does not decode strictly is passed over.
+  4. Except a generic Western default (ISO-8859-1, windows-1252, US-ASCII: what servers such as Apache
+     and editors put on pages of every language) contradicted by the bytes: another declaration of the
+     page names a charset that decodes, or the bytes read as the crawl's languages in a regional
+     charset (Serbian Latin in windows-1250, Cyrillic in windows-1251), or the detector reads them as
+     another charset (charset_detect.western_contradicted).
+  5. Nothing usable declared: the detector's best reading (charset_detect.detect).
+A correct, consistent declaration is never rewritten: pages declared EUC-KR in header and <meta> were
+once decoded as ISO-8859-5 because the Cyrillic mojibake scored higher in the Serbian-alphabet check
+(issue 31). Garbage never raises: the last resort is UTF-8 with replacement characters.
 """
 from __future__ import annotations
 
 import codecs
 import re
 
-import charset_normalizer
+from .charset_codecs import UTF16, charset_label, is_single_byte, strict_decode, utf16_byte_order, utf8_multibyte
+from .charset_detect import SERBIAN_LETTERS, detect, western_contradicted
 
-# Letters beyond ASCII that a Serbian–English page is expected to contain.
-SERBIAN_LETTERS = frozenset("čćđšžČĆĐŠŽ" "абвгдђежзијклљмнњопрстћуфхцчџш" "АБВГДЂЕЖЗИЈКЛЉМНЊОПРСТЋУФХЦЧЏШ")
-# Single-byte charsets used for Serbian, tried when the declared one looks wrong.
-REGIONAL_CHARSETS = ("cp1250", "iso8859_2", "cp1251", "iso8859_5")
+__all__ = ["SERBIAN_LETTERS", "charset_label", "decode_html", "decode_response", "header_charset",
+           "sniff_meta_charset", "sniff_xml_encoding"]
+
 _SNIFF_BYTES = 4096
-_DETECT_BYTES = 128 * 1024
-
 _META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE)
-# WHATWG Encoding Standard: these labels all mean windows-1252 in browsers.
-_WHATWG_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
-                   "l1": "cp1252", "us-ascii": "cp1252", "ascii": "cp1252", "ansi_x3.4-1968": "cp1252",
-                   "iso_8859-1": "cp1252", "cp819": "cp1252", "ibm819": "cp1252", "x-user-defined": "cp1252",
-                   "iso-8859-9": "cp1254", "latin5": "cp1254", "tis-620": "cp874", "iso-8859-11": "cp874",
-                   "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "unicode": "utf-16le",
-                   "utf-16": "utf-16le"}
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml\b[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""", re.IGNORECASE)
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
-
-
-def charset_label(label: str | None) -> str | None:
-    """Python codec name for a charset label, or None when the label is missing or unknown."""
-    if not label:
-        return None
-    label = label.strip().strip("\"'").lower()
-    label = _WHATWG_ALIASES.get(label, label)
-    try:
-        return codecs.lookup(label).name
-    except (LookupError, ValueError):  # ValueError: a label with a NUL in it (found by the web fuzzer)
-        return None
+_WESTERN_DEFAULT = "cp1252"  # every generic Western label resolves to it (charset_codecs)
 
 
 def sniff_meta_charset(body: bytes) -> str | None:
@@ -54,61 +42,25 @@ def sniff_meta_charset(body: bytes) -> str | None:
     return match.group(1).decode("ascii", "replace") if match else None
 
 
-def _is_single_byte(codec: str) -> bool:
-    return codecs.lookup(codec).name not in ("utf-8", "utf-16-le", "utf-16-be", "utf-16", "utf-32", "gb18030",
-                                             "big5", "shift_jis", "euc_jp", "euc_kr", "iso2022_jp", "cp932",
-                                             "cp949", "big5hkscs", "gbk", "gb2312", "hz")
+def sniff_xml_encoding(body: bytes) -> str | None:
+    """Encoding named by an XML declaration at the start (XHTML pages generated from XML carry it)."""
+    match = _XML_ENCODING.match(body[:_SNIFF_BYTES])
+    return match.group(1).decode("ascii", "replace") if match else None
 
 
-def _strict(body: bytes, codec: str) -> str | None:
-    try:
-        return body.decode(codec)
-    except (UnicodeDecodeError, LookupError):
-        return None
+def header_charset(content_type: str) -> str | None:
+    """The charset parameter of a Content-Type header value, or None."""
+    for part in content_type.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.strip().lower() == "charset" and value:
+            return value.strip("\"' ")
+    return None
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def _nearly_utf8(body: bytes) -> str | None:
-    """The UTF-8 reading of body when it is UTF-8 apart from a few broken sequences (a body cut at the size
-    cap mid-character, a stray byte), else None. Valid multi-byte sequences are rare in any other charset."""
-    strict = _strict(body, "utf-8")
-    if strict is not None:
-        return strict
-    text = body.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd")
-    good = sum(1 for ch in text if ch >= "\x80") - bad
-    return text if good >= 4 * bad else None
-
-
-def _alphabet_score(text: str, expected: frozenset[str]) -> int:
-    """How well a decoding reads in the expected alphabets: +1 per expected non-ASCII letter, -1 per other
-    non-ASCII character, -5 per C1 control or replacement character, and -2 per non-ASCII letter of a word
-    that mixes Cyrillic with Latin letters (the shape of Latin text decoded as windows-1251)."""
-    score = 0
-    for ch in text:
-        if "\x80" <= ch <= "\x9f" or ch == "\ufffd":
-            score -= 5
-    for word in _WORD.findall(text):
-        if word.isascii():
-            continue
-        cyrillic = sum(1 for ch in word if "\u0400" <= ch <= "\u04ff")
-        if cyrillic and cyrillic != len(word):
-            score -= 2 * sum(1 for ch in word if ch >= "\x80")
-            continue
-        score += sum(1 if ch in expected else -1 for ch in word if ch >= "\x80")
-    for ch in _WORD.sub("", text):  # non-letters beyond ASCII (symbols such as ¤ ¦ ¨ in mojibake)
-        if ch > "\xa0" and ch not in "«»–—„“”’‘•…©®°€":
-            score -= 1
-    return score
-
-
-def _detect(body: bytes):
-    try:
-        return list(charset_normalizer.from_bytes(body[:_DETECT_BYTES]))
-    except Exception:  # the detector must not take the crawl down on odd input
-        return []
+def decode_response(body: bytes, content_type: str, *,
+                    expected_letters: frozenset[str] = SERBIAN_LETTERS) -> tuple[str, str]:
+    """Decode a fetched body as the crawler does, with the charset of its Content-Type header."""
+    return decode_html(body, header_charset(content_type or ""), expected_letters=expected_letters)
 
 
 def decode_html(body: bytes, header_charset: str | None,
@@ -119,54 +71,53 @@ def decode_html(body: bytes, header_charset: str | None,
     for bom, codec in _BOMS:
         if body.startswith(bom):
             return body[len(bom):].decode(codec, errors="replace"), codec
+    order = utf16_byte_order(body)
+    if order:
+        return body.decode(order, errors="replace"), order
 
-    header = charset_label(header_charset)
-    meta = charset_label(sniff_meta_charset(body))
-    declared = list(dict.fromkeys(c for c in (header, meta) if c))
+    declared = _declarations(body, header_charset)
     if body.isascii():
-        codec = next((c for c in declared if _is_single_byte(c) or c == "utf-8"), "utf-8")
+        codec = next((c for c in declared if c != UTF16 and (is_single_byte(c) or c == "utf-8")), "utf-8")
         return body.decode(codec, errors="replace"), codec
+    if utf8_multibyte(body):
+        return strict_decode(body, "utf-8"), "utf-8"
+    nearly = _nearly_utf8(body)
+    if nearly is not None and all(is_single_byte(c) or c == "utf-8" for c in declared):
+        return nearly, "utf-8"  # UTF-8 apart from a stray byte: a single-byte declaration is the template's
 
-    as_utf8 = _nearly_utf8(body)
-    if as_utf8 is not None and all(_is_single_byte(c) or c == "utf-8" for c in declared):
-        return as_utf8, "utf-8"
+    for codec in declared:
+        text = strict_decode(body, codec)  # a UTF-16 label over bytes without its zeros decodes to None
+        if text is None:
+            continue
+        if codec == _WESTERN_DEFAULT and _western_loses(body, text, declared, expected_letters):
+            continue
+        return text, codec
 
-    decodable = [(c, t) for c in declared if c != "utf-8" and (t := _strict(body, c)) is not None]
-    matches = _detect(body)
-    if decodable:
-        codec, text = decodable[0]
-        if header in ("cp1252",) and meta and meta != header and len(decodable) > 1:
-            codec, text = decodable[1]  # a server-default Western header against a specific <meta>: trust the page
-        candidates = [charset_label(m.encoding) for m in matches[:3]] + list(REGIONAL_CHARSETS)
-        return _pick(body, [(codec, text)], candidates, expected_letters, margin=True)
-
-    candidates = [charset_label(m.encoding) for m in matches[:3]] + list(REGIONAL_CHARSETS)
-    return _pick(body, [], candidates, expected_letters, margin=False)
+    if nearly is not None:
+        return nearly, "utf-8"
+    for codec, _confidence in detect(body, expected_letters):
+        return strict_decode(body, codec), codec
+    return body.decode("utf-8", errors="replace"), "utf-8"
 
 
-def _pick(body: bytes, incumbent: list[tuple[str, str]], candidates: list[str | None],
-          expected: frozenset[str], *, margin: bool) -> tuple[str, str]:
-    """The decoding with the best alphabet score; an incumbent (declared) decoding keeps its place unless
-    an alternative beats it clearly."""
-    options = list(incumbent)
-    for codec in dict.fromkeys(c for c in candidates if c):
-        if codec not in {c for c, _ in options} and (text := _strict(body, codec)) is not None:
-            options.append((codec, text))
-    if not options:
-        return body.decode("utf-8", errors="replace"), "utf-8"
-    scored = [(_alphabet_score(text[:_DETECT_BYTES], expected), i, codec, text)
-              for i, (codec, text) in enumerate(options)]
-    if margin and incumbent:
-        base = scored[0][0]
-        non_ascii = sum(1 for ch in incumbent[0][1][:_DETECT_BYTES] if ch >= "\x80")
-        # An alternative must read positively in the expected alphabets and clearly better than the
-        # declaration: a French page correctly declared windows-1252 must not become "windows-1250".
-        needed = max(0, base + max(2, non_ascii // 10))
-        better = [s for s in scored[1:] if s[0] > needed]
-        if not better:
-            return incumbent[0][1], incumbent[0][0]
-        scored = better
-    best = max(scored, key=lambda s: (s[0], -s[1]))  # ties: earlier option (detector's order) wins
-    if best[0] <= 0:
-        best = scored[0]  # nothing reads as the expected languages: trust the detector's own first guess
-    return best[3], best[2]
+def _declarations(body: bytes, header: str | None) -> list[str]:
+    labels = (header, sniff_meta_charset(body), sniff_xml_encoding(body))
+    return list(dict.fromkeys(codec for codec in map(charset_label, labels) if codec))
+
+
+def _western_loses(body: bytes, text: str, declared: list[str], expected: frozenset[str]) -> bool:
+    """A generic Western declaration gives way to a specific one of the page that decodes, else to what
+    the bytes say (charset_detect.western_contradicted)."""
+    others = [c for c in declared if c != _WESTERN_DEFAULT]
+    if any(strict_decode(body, c) is not None for c in others):
+        return True
+    return western_contradicted(body, text, expected)
+
+
+def _nearly_utf8(body: bytes) -> str | None:
+    """The UTF-8 reading of body when it is UTF-8 apart from a few broken sequences (a stray byte, a
+    pasted fragment), else None. Valid multi-byte sequences are rare in any other charset."""
+    text = body.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for ch in text if ch >= "\x80") - bad
+    return text if good >= 4 * bad else None

@@ -22,6 +22,7 @@ from requests.cookies import RequestsCookieJar, extract_cookies_to_jar
 from requests.utils import get_environ_proxies, select_proxy
 
 from .addresses import KIND_DNS_TEMPORARY, POLICIES, AddressRefused, Resolver, check_address_allowed
+from .charset_codecs import utf16_byte_order
 from .pinned import PinnedAdapter
 
 # Error kinds (FetchResult.error_kind); ROBOTS and EXCLUDED are set by the caller, not by the Fetcher.
@@ -393,10 +394,10 @@ BINARY_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b"
 
 
 def looks_binary(body: bytes) -> bool:
-    """True for a known binary signature, or NUL bytes early on (no HTML or text has them)."""
+    """True for a known binary signature, or NUL bytes early on (no HTML or text has them, but UTF-16)."""
     head = body[:1024]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return False  # UTF-16 text with its byte-order mark: NUL bytes are normal there
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_byte_order(head):
+        return False  # UTF-16 text, with its byte-order mark or its zeros every other byte
     return head.startswith(BINARY_MAGIC) or b"\x00" in head
 
 

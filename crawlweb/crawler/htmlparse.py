@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
+from .page_chrome import is_chrome
 from .paramlinks import param_links
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
                           same_site, script_links)
@@ -65,6 +66,9 @@ class ParsedPage:
     lang: str = ""  # <html lang> (or xml:lang, or Content-Language meta), lower-case, as declared
     og_locale: str = ""  # <meta property="og:locale">, lower-case, as declared
     text: str = ""
+    # the visible text outside the template's parts (page_chrome: navigation, page header and footer,
+    # sidebars, cookie notices), line by line like text: what the page's language is read from
+    main_text: str = ""
     canonical_url: str | None = None
     links: list[ParsedLink] = field(default_factory=list)
     links_dropped: int = 0  # links beyond MAX_LINKS_PER_PAGE, not kept
@@ -85,6 +89,9 @@ class _Walker:
         self.base_url = base_url
         self.lines: list[str] = []
         self.buffer: list[str] = []
+        self.main_lines: list[str] = []
+        self.main_buffer: list[str] = []  # the buffer's chunks outside the page's chrome
+        self.chrome: list = []  # open chrome elements (page_chrome), outermost first
         self.words: list[str] = []
         self.links: list[tuple[ParsedLink, int, int]] = []  # link, first word index, end word index
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
@@ -102,6 +109,8 @@ class _Walker:
         if not text:
             return
         self.buffer.append(text)
+        if not self.chrome:
+            self.main_buffer.append(text)
         self.words.extend(text.split())
         for _, _, chunks, _ in self.open_anchors:
             chunks.append(text)
@@ -112,6 +121,11 @@ class _Walker:
             if line:
                 self.lines.append(line)
             self.buffer = []
+        if self.main_buffer:
+            line = _norm("".join(self.main_buffer))
+            if line:
+                self.main_lines.append(line)
+            self.main_buffer = []
 
     def open_link(self, link: ParsedLink, el) -> None:
         if self.link_count >= MAX_LINKS_PER_PAGE:
@@ -218,6 +232,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         if event == "start":
             if tag in BLOCK_TAGS:
                 walker.break_line()
+            if not walker.chrome and tag and is_chrome(tag, el):
+                walker.chrome.append(el)
             if tag in ("h1", "h2", "h3"):
                 heading = _norm(el.text_content())
                 if heading:
@@ -229,6 +245,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
                 walker.add_text(el.text)
         else:
             walker.close_link(el)
+            if walker.chrome and walker.chrome[-1] is el:
+                walker.chrome.pop()
             if tag in BLOCK_TAGS:
                 walker.break_line()
             walker.add_text(el.tail)
@@ -237,6 +255,7 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         walker.close_link(walker.open_anchors[-1][3])
 
     page.text = "\n".join(walker.lines)
+    page.main_text = "\n".join(walker.main_lines)
     words = walker.words
     for link, start, end in sorted(walker.links, key=lambda item: (item[1], item[2])):
         link.text_before = " ".join(words[max(0, start - window_words):start])

@@ -1,8 +1,8 @@
 """What a crawl found: the live panel of its dashboard page and the same figures as JSON."""
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from crawlweb.console_access import staff_console
 from crawlweb.dashboard import discovery
 from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.models import Crawl
@@ -15,21 +15,21 @@ def discovery_context(crawl: Crawl) -> dict:
             "evaluations": evaluations}
 
 
-@staff_member_required
+@staff_console
 def discovery_panel(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)  # read fresh: its state and pages fetched are not cached
     figures = crawl_figures("discovery", crawl, lambda: discovery_context(crawl))
     return render(request, "dashboard/_discovery.html", {**figures, "crawl": crawl})
 
 
-@staff_member_required
+@staff_console
 def harvest_panel(request, pk):
     """The harvest curve, polled like the panels above it, so it grows while the crawl runs."""
     crawl = get_object_or_404(Crawl, pk=pk)
     return render(request, "frontier/_harvest.html", {"crawl": crawl})
 
 
-@staff_member_required
+@staff_console
 def summary_json(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
     return JsonResponse(discovery.crawl_summary(crawl))

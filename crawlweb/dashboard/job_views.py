@@ -1,17 +1,17 @@
 """The job health page: queues, workers and failed jobs (RQ), or the in-process workers."""
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from crawlweb.console_access import staff_console
 from crawlweb.dashboard import job_health
 from crawlweb.dashboard.crawl_waits import crawl_waits
 from crawlweb.jobs.queueing import in_process_states, uses_redis
 
 
 @never_cache
-@staff_member_required
+@staff_console
 def jobs(request):
     if not uses_redis():
         return render(request, "dashboard/jobs.html", {"embedded": True, "in_process": in_process_states(),
@@ -28,7 +28,7 @@ ACTIONS = {
 }
 
 
-@staff_member_required
+@staff_console
 @require_POST
 def failed_job_action(request, queue_name, job_id, action):
     if not uses_redis() or action not in ACTIONS:
@@ -44,7 +44,7 @@ def failed_job_action(request, queue_name, job_id, action):
     return redirect("jobs:index")
 
 
-@staff_member_required
+@staff_console
 @require_POST
 def clear_failed(request, queue_name):
     if not uses_redis():

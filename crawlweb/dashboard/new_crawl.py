@@ -4,10 +4,10 @@ Only the fields of the chosen strategy, providers and modules are shown (crawl_s
 changing the strategy or a provider swaps the form in again (htmx); without JavaScript, "Show its fields" does
 the same by a GET. (Ticking a module swaps nothing: two quick ticks would race the swap.)"""
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from crawlweb.console_access import staff_console
 from crawlweb.crawl_setup.field_layout import hidden_fields, required_fields
 from crawlweb.crawl_setup.form import CrawlSetupForm, error_lines, with_preset
 from crawlweb.crawl_setup.presets import PRESETS
@@ -53,7 +53,7 @@ def filled_form(query) -> CrawlSetupForm:
     return CrawlSetupForm(initial=with_preset(values, preset))
 
 
-@staff_member_required
+@staff_console
 def new_crawl(request):
     if request.method != "POST":
         template = "dashboard/_new_crawl_form.html" if request.headers.get("HX-Request") else "dashboard/new_crawl.html"

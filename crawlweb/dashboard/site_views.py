@@ -1,14 +1,14 @@
 """A site's page in a crawl: what the crawl fetched there, the verdict and its evidence, patterns, pairs."""
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from crawlweb.console_access import staff_console
 from crawlweb.dashboard.site_detail import site_report
 from crawlweb.models import Crawl, Page, Site
 from frontier.models import SiteVerdict, Target
 
 
-@staff_member_required
+@staff_console
 def site_detail(request, pk, site_id):
     crawl = get_object_or_404(Crawl, pk=pk)
     site = get_object_or_404(Site, pk=site_id)

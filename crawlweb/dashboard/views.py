@@ -1,14 +1,15 @@
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from crawlweb.console_access import staff_console
 from crawlweb.dashboard.discovery_views import discovery_context
 from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.dashboard.front_door import front_door
 from crawlweb.dashboard.live import live_counters
 from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_list_counters
+from crawlweb.jobs.queueing import describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl, Page
 from crawlweb.services import crawl_control
 
@@ -39,10 +40,12 @@ def index(request):
     return _partial(request, "dashboard/index.html", "dashboard/_crawl_table.html", context)
 
 
-@staff_member_required
+@staff_console
 def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
-    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl))}
+    context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl)),
+               # what a crawl with an empty frontier still waits for before it finishes (read from the queues)
+               "jobs_waiting": describe_jobs(pending_crawl_jobs(crawl.pk))}
     if request.headers.get("HX-Request"):  # the polled partial: live counters, and the actions out of band
         context["oob"] = True
     else:
@@ -54,14 +57,14 @@ def _recent_pages(crawl: Crawl):
     return Page.objects.filter(crawl=crawl).order_by("-id")[:RECENT_PAGES]
 
 
-@staff_member_required
+@staff_console
 def recent_pages(request, pk):
     """The crawl page's Recent pages table, polled while the crawl runs."""
     crawl = get_object_or_404(Crawl, pk=pk)
     return render(request, "dashboard/_recent_pages.html", {"crawl": crawl, "recent_pages": _recent_pages(crawl)})
 
 
-@staff_member_required
+@staff_console
 @require_POST
 def crawl_action(request, pk, action):
     crawl = get_object_or_404(Crawl, pk=pk)

@@ -1,16 +1,16 @@
 """Downloads of a crawl's exports (staff only), streamed: StreamingHttpResponse over the export's
 generator, FileResponse for a finished WARC file."""
 from django.conf import settings
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import FileResponse, Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 
+from crawlweb.console_access import staff_console
 from crawlweb.exports.catalog import BY_FILE_NAME, ExportOptions
 from crawlweb.exports.warc_files import find_warc_file, read_warc_file
 from crawlweb.models import Crawl
 
 
-@staff_member_required
+@staff_console
 def download(request, pk, file_name):
     crawl = get_object_or_404(Crawl, pk=pk)
     export = BY_FILE_NAME.get(file_name)
@@ -23,7 +23,7 @@ def download(request, pk, file_name):
     return response
 
 
-@staff_member_required
+@staff_console
 def warc_file(request, pk, file_name):
     crawl = get_object_or_404(Crawl, pk=pk)
     found = find_warc_file(settings.WARC_DIR, crawl.pk, file_name)

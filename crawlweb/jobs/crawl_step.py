@@ -47,8 +47,14 @@ _pools_lock = threading.Lock()
 def worker_id() -> str:
     """host:worker:unique — the RQ worker's name when run by RQ (its work horses change pid per job)."""
     job = get_current_job()
-    worker = job.worker_name if job is not None and job.worker_name else f"pid{os.getpid()}"
-    return f"{socket.gethostname()}:{worker}:{uuid.uuid4().hex[:8]}"
+    if job is not None and job.worker_name:
+        return f"{socket.gethostname()}:{job.worker_name}:{uuid.uuid4().hex[:8]}"
+    return f"{in_process_lease_owners(socket.gethostname(), os.getpid())}{uuid.uuid4().hex[:8]}"
+
+
+def in_process_lease_owners(host: str, pid: int) -> str:
+    """The start of every lease owner of the steps run in process ``pid`` of ``host`` outside RQ."""
+    return f"{host}:pid{pid}:"
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -75,7 +81,7 @@ def crawl_step(crawl_id: int) -> int:
         # locked: nothing was committed by the failed transaction, so the step simply runs again.
         log.warning("crawl %s step hit a transient database error, retrying: %s", crawl_id, error)
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"retried after: {error}"[:5000])
-        _hand_back(crawl, owner)
+        hand_back(crawl, owner)
         enqueue(crawl_step, crawl_id)
         return 0
     except OSError as error:
@@ -83,7 +89,7 @@ def crawl_step(crawl_id: int) -> int:
             Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
             raise
         _pause_for_disk(crawl_id, error)
-        _hand_back(crawl, owner)
+        hand_back(crawl, owner)
         return 0
     except Exception as error:
         Crawl.objects.filter(pk=crawl_id).update(last_error=f"{type(error).__name__}: {error}"[:5000])
@@ -112,7 +118,7 @@ def is_transient_database_error(error: Exception) -> bool:
     return any(marker in message for marker in TRANSIENT_DATABASE_ERRORS)
 
 
-def _hand_back(crawl: Crawl, owner: str) -> None:
+def hand_back(crawl: Crawl, owner: str) -> None:
     """The failed step's fetches were not stored: their Targets are leasable again at once. Left
     leased, they held the crawl up for a whole lease (CRAWLER_LEASE_SECONDS): no step could take
     them, and none could finish the crawl (or, after a full disk, go on once resumed) meanwhile."""

@@ -29,8 +29,11 @@ class SpellChecker:
     """Answers "is this token a word of language X?" for one language.
 
     A token is NFC-normalized first (pyhunspell compares bytes). Look-ups are cached per
-    unique token because URL tokens repeat heavily across a crawl.
+    unique token because URL tokens repeat heavily across a crawl; the cache is emptied when it
+    holds CACHE_MAX tokens, since a national web's distinct tokens would grow a worker without end.
     """
+
+    CACHE_MAX = 200_000  # about 25 MB of tokens and answers
 
     def __init__(self, code: str, dictionary_paths: list[tuple[str, str]]):
         self.code = code
@@ -45,6 +48,8 @@ class SpellChecker:
         word = unicodedata.normalize("NFC", token)
         with self._lock:
             result = any(s.spell(word) for s in self._spellers)
+        if len(self._cache) >= self.CACHE_MAX:
+            self._cache.clear()
         self._cache[token] = result
         return result
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from crawlweb.devdata import shared_data_dir
 
 from .catalogs import catalog_sentences, django_po_files
-from .identify import fasttext_scores, identify_language
+from .fasttext_model import fasttext_scores
+from .identify import identify_language
 from .scripts import script_profile
 
 DEV_DIR = shared_data_dir() / "lid"

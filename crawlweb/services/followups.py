@@ -31,6 +31,14 @@ FINISH_FOLLOWUPS: list[str] = [
     "evaluation.followup.after_finish",
     "frontier.discovery_followup.after_finish",  # after the pairs' last pass was queued: verdicts read them
 ]
+# Each entry of TAKEOVER_FOLLOWUPS is a function ``(crawl) -> None`` called when a running crawl's
+# steps are taken over from a process that died (embedded mode, crawlweb.services.chain_runner):
+# the follow-up jobs that process had queued died with it, so each queues again what they would
+# have done (a site's BS Detector job, a Target's placement), reading the rows, not the lost jobs.
+TAKEOVER_FOLLOWUPS: list[str] = [
+    "frontier.discovery_followup.after_takeover",
+    "frontier.followup.after_takeover",
+]
 # Each entry of DRY_FOLLOWUPS is a function ``(crawl) -> int`` called when a running crawl has
 # nothing left to lease, before it finishes; it may add Targets (returns how many): a strategy
 # whose queues ran dry with budget left (frontier.strategies.refill).
@@ -79,6 +87,11 @@ def run_step_followups(crawl, step: StepResult) -> None:
 
 def run_finish_followups(crawl) -> None:
     for path in FINISH_FOLLOWUPS:
+        _call(path, crawl)
+
+
+def run_takeover_followups(crawl) -> None:
+    for path in TAKEOVER_FOLLOWUPS:
         _call(path, crawl)
 
 

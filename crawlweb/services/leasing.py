@@ -142,17 +142,25 @@ def claim_host(host: Host, interval_s: float) -> bool:
     Whoever claims it frees it after the request (release_hosts)."""
     deadline = time.monotonic() + 2 * interval_s + EXTRA_WAIT_S
     while True:
-        now = timezone.now()
-        expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
-        if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
+        wait = claim_host_now(host)
+        if wait == 0:
             return True
         if time.monotonic() >= deadline:
             return False
-        row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
-        moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
-        wait = max((m - now).total_seconds() for m in moments) if moments else 0.05
-        # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
-        time.sleep(min(max(wait, 0.01), POLL_S, max(0.01, deadline - time.monotonic())))
+        time.sleep(min(wait, POLL_S, max(0.01, deadline - time.monotonic())))
+
+
+def claim_host_now(host: Host) -> float:
+    """Claim the host if it is free now (0.0), else the seconds until it may be (at least 0.01):
+    for a caller with other hosts to turn to instead of waiting (deep-page checks)."""
+    now = timezone.now()
+    expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
+    if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
+        return 0.0
+    row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
+    moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
+    # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
+    return max(0.01, max((m - now).total_seconds() for m in moments) if moments else 0.05)
 
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:

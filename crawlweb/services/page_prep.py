@@ -16,7 +16,7 @@ from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 from crawlweb.crawler.candidates import Candidate
-from crawlweb.crawler.charset import decode_html
+from crawlweb.crawler.charset import decode_response
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
 from crawlweb.crawler.scriptlinks import script_file_links
@@ -97,7 +97,7 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         size=len(result.body), truncated=result.truncated, headers=headers,
         modified_at=_http_date(result.headers.get("last-modified"))))
     if not_html is None:  # HTML (or plain text): decode, parse, identify the language
-        text, charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
+        text, charset = decode_response(result.body, result.headers.get("content-type", ""))
         parsed = parse_html(text, result.final_url, window_words=window_words)
         if config.text_urls and content_kind(result) == "text":
             parsed.links.extend(ParsedLink(url=url, kind="text") for url in extract_text_urls(text, result.final_url))
@@ -118,7 +118,7 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         # The site's own external script (a link of kind "script-src"): its string literals are
         # speculative links, read against the page that loaded it (else the pages script_base guesses it serves).
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
-        code, _charset = decode_html(result.body, _header_charset(result.headers.get("content-type", "")))
+        code, _charset = decode_response(result.body, result.headers.get("content-type", ""))
         page.links = [made for found in script_file_links(code, result.final_url, loaded_by=loaded_by)
                       if (made := prepare_link(found.url, "script", source_site, config, hreflang=found.hreflang))]
     elif looks_like_sitemap(result.body):
@@ -206,14 +206,6 @@ def warm_up() -> None:
 def db_text(text: str) -> str:
     """PostgreSQL text cannot hold NUL characters; broken pages and robots files do contain them."""
     return text.replace("\x00", "") if "\x00" in text else text
-
-
-def _header_charset(content_type: str) -> str | None:
-    for part in content_type.split(";")[1:]:
-        key, _, value = part.strip().partition("=")
-        if key.lower() == "charset" and value:
-            return value.strip("\"' ")
-    return None
 
 
 def _http_date(value: str | None):

@@ -26,6 +26,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
@@ -44,6 +45,7 @@ _pool_pid: int | None = None  # the process that made the pool (a forked work ho
 _restarts = 0
 _lock = threading.Lock()
 MAX_RESTARTS = 3
+PARENT_CHECK_S = 1.0  # how often a preparation process checks that the process it serves still runs
 
 
 def prepare(result: FetchResult, source_site: str, config: CrawlConfig, loaded_by: str | None = None) -> PreparedPage:
@@ -127,7 +129,20 @@ def _discard(pool: ProcessPoolExecutor) -> None:
 
 def _set_up() -> None:
     """In a new preparation process: load what preparing needs, before the first page comes."""
+    _end_with_parent(os.getppid())
     warm_up()
+
+
+def _end_with_parent(parent: int) -> None:
+    """Exit once the process this one serves is gone. A process killed with SIGKILL (or ended by
+    SIGTERM's default action) shuts no pool down: its preparation processes, handed to init, waited
+    for pages forever, about 150 MB each, after every killed worker, demo or `crawl start`."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def process_ids() -> list[int]:

@@ -10,9 +10,11 @@ a site (evaluation.services.scoring); the BS Detector can call it before it judg
 """
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from django.db import transaction
+from django.utils import timezone
 
 from crawlweb.language.site_variety import SiteVariety, site_variety
 from crawlweb.models import Page, Site, SiteLanguage
@@ -21,14 +23,19 @@ from crawlweb.models import Page, Site, SiteLanguage
 def site_observations(crawl_id: int, site_id: int) -> dict[str, dict]:
     """{page id (str): observation} of the site's stored pages. A page stored before pages kept
     their evidence counts with its stored label only."""
-    observations = {}
-    rows = Page.objects.filter(crawl_id=crawl_id, site_id=site_id).values_list(
-        "pk", "language", "script", "language_evidence")
-    for pk, language, script, evidence in rows:
+    return observations_of_sites(crawl_id, [site_id]).get(site_id, {})
+
+
+def observations_of_sites(crawl_id: int, site_ids) -> dict[int, dict[str, dict]]:
+    """{site id: site_observations} of many sites, in one query."""
+    observations: dict[int, dict[str, dict]] = defaultdict(dict)
+    rows = Page.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids)).values_list(
+        "site_id", "pk", "language", "script", "language_evidence")
+    for site_id, pk, language, script, evidence in rows:
         if isinstance(evidence, dict) and evidence.get("lang"):
-            observations[str(pk)] = evidence
+            observations[site_id][str(pk)] = evidence
         else:
-            observations[str(pk)] = {"lang": language or "und", "script": script or None}
+            observations[site_id][str(pk)] = {"lang": language or "und", "script": script or None}
     return observations
 
 
@@ -40,16 +47,53 @@ def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
 
 def settle_site_languages(crawl_id: int, site_id: int) -> SiteVariety:
     """Decide the site's variety and store it: corrected page labels and the SiteLanguage row."""
-    decision = decide_site_language(crawl_id, site_id)
+    decisions = settle_sites_languages(crawl_id, [site_id])
+    if site_id not in decisions:
+        raise Site.DoesNotExist(f"no Site with id {site_id}")
+    return decisions[site_id]
+
+
+SITE_LANGUAGE_FIELDS = ("variety", "scores", "evidence", "pages", "pages_corrected")
+
+
+def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
+    """settle_site_languages for many sites in a handful of statements (scoring settles a batch of
+    tiny sites at once). Only page labels that differ and SiteLanguage rows whose values changed are
+    written: a re-run writes nothing."""
+    site_ids = sorted(set(site_ids))
+    names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
+    observed = observations_of_sites(crawl_id, site_ids)
+    decisions = {site_id: site_variety(names[site_id], observed.get(site_id, {})) for site_id in site_ids
+                 if site_id in names}
     by_label: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for key, (language, script) in decision.page_languages.items():
-        by_label[(language or "", script or "")].append(int(key))
+    for decision in decisions.values():
+        for key, (language, script) in decision.page_languages.items():
+            by_label[(language or "", script or "")].append(int(key))
+    # As JSON reads them back (tuples become lists), so an unchanged decision compares equal.
+    wanted = {site_id: dict(variety=d.variety or "", scores=_as_json(d.scores), evidence=_as_json(d.as_evidence()),
+                            pages=len(d.page_languages), pages_corrected=len(d.corrected))
+              for site_id, d in decisions.items()}
     with transaction.atomic():
         for (language, script), ids in by_label.items():
             # only rows whose stored label differs: a re-run writes nothing
             (Page.objects.filter(pk__in=ids).exclude(language=language, script=script)
              .update(language=language[:16], script=script[:8]))
-        SiteLanguage.objects.update_or_create(crawl_id=crawl_id, site_id=site_id, defaults=dict(
-            variety=decision.variety or "", scores=decision.scores, evidence=decision.as_evidence(),
-            pages=len(decision.page_languages), pages_corrected=len(decision.corrected)))
-    return decision
+        _store_site_languages(crawl_id, wanted)
+    return decisions
+
+
+def _as_json(value):
+    return json.loads(json.dumps(value))
+
+
+def _store_site_languages(crawl_id: int, wanted: dict[int, dict]) -> None:
+    stored = {row["site_id"]: row for row in SiteLanguage.objects.filter(crawl_id=crawl_id, site_id__in=list(wanted))
+              .values("id", "site_id", *SITE_LANGUAGE_FIELDS)}
+    SiteLanguage.objects.bulk_create([SiteLanguage(crawl_id=crawl_id, site_id=site_id, **values)
+                                      for site_id, values in wanted.items() if site_id not in stored],
+                                     ignore_conflicts=True)
+    for site_id, values in wanted.items():
+        row = stored.get(site_id)
+        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
+        if changed:  # decided_at moves only when the decision did
+            SiteLanguage.objects.filter(pk=row["id"]).update(**changed, decided_at=timezone.now())

@@ -3,27 +3,33 @@
 Each unchecked guess is checked with the crawl's polite fetcher: the host's cached robots.txt
 policy must allow it (a host whose robots.txt the crawl has not fetched yet is left for later),
 the host is claimed as a crawl step's lease claims it (no request of any worker in flight, its
-politeness clock passed; leasing.claim_host) and freed after the request with its clock
+politeness clock passed; leasing.claim_host_now) and freed after the request with its clock
 moved on, and the request is a HEAD (the Fetcher falls back to a short GET when the server does
 not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
 "deep"): the crawl fetches it and identifies its language like any page, and the next scoring
 of the site pairs it when the language is the expected one (pairs.confirmed_deep_pairs).
 Every check is recorded on its DeepCheck row.
+
+A job checks the guesses of several sites, taking turns between them: a site's guesses are all on
+its host, so checked one after the other they waited the host's politeness interval each (a worker
+asleep for 50 intervals a site); in turns, a host whose clock runs is passed over for the next one,
+and the worker sleeps only when no host of the job is free.
 """
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import connection
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
 from crawlweb.models import Crawl, Site
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import claim_host, release_hosts
+from crawlweb.services.leasing import POLL_S, claim_host_now, release_hosts
 from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
@@ -41,31 +47,31 @@ def _exists(result) -> bool:
     return not (result.redirects and final.path in ("", "/") and not final.query)
 
 
-def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
+def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> float:
+    """Check one guess; returns 0.0, or the seconds until its host may be free when it is not now
+    (the check is then left as it was, for another turn)."""
     try:
         url = normalize_url(check.guessed_url, session_params=config.session_params, host_aliases=config.host_aliases)
     except InvalidURL as error:
         _record(check, exists=False, outcome=f"invalid URL: {error}"[:200])
-        return
+        return 0.0
     target = Target.objects.filter(crawl=crawl, url=url).first()
     if target is not None:  # the crawl fetches it (or did): no request of our own
         exists = target.page_id is not None if target.state != Target.State.PENDING else None
         _record(check, exists=exists, status=target.status_code, outcome=f"a Target of the crawl ({target.state})")
-        return
+        return 0.0
     host = host_for(urlsplit(url).hostname or "")
     policy = robots_policy(host)
     if policy is None:
         check.outcome = "waiting: robots.txt of the host not fetched yet"
         check.save(update_fields=["outcome"])
-        return
+        return 0.0
     if not policy.allows(url, settings.CRAWLER_USER_AGENT):
         _record(check, exists=False, outcome="robots.txt disallows it")
-        return
-    # Not within two intervals: another worker's request is in flight, or the host's clock runs long.
-    if not claim_host(host, host_interval(host, config)):
-        check.outcome = "waiting: host busy or its politeness clock"
-        check.save(update_fields=["outcome"])
-        return
+        return 0.0
+    wait = claim_host_now(host)  # another worker's request in flight, or the host's politeness clock
+    if wait:
+        return wait
     try:
         result = fetcher_for(config.address_policy).head(url)
     finally:
@@ -75,6 +81,7 @@ def check_one(crawl: Crawl, check: DeepCheck, config: CrawlConfig) -> None:
             outcome=(f"HEAD {result.status}" if result.status else f"error: {result.error_kind}")[:200])
     if exists:
         add_targets(crawl, [Candidate(url)], origin=Target.Origin.DEEP_GUESS, config=config)
+    return 0.0
 
 
 def _record(check: DeepCheck, *, exists: bool | None, outcome: str, status: int | None = None) -> None:
@@ -82,29 +89,67 @@ def _record(check: DeepCheck, *, exists: bool | None, outcome: str, status: int 
     check.save(update_fields=["exists", "outcome", "status_code", "checked_at"])
 
 
-def check_deep_pages(crawl_id: int, site_id: int, limit: int) -> int:
-    """Check up to ``limit`` unchecked guesses of one site; returns how many were checked."""
+MAX_JOB_SECONDS = 60.0  # a job hands the rest of its guesses to the next one (other jobs get their turn)
+HOST_WAIT_NOTE = "waiting: host busy or its politeness clock"
+
+
+def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
+    """Check up to ``limit`` unchecked guesses of each of the sites (a site id or a list), in turns
+    between the sites; returns how many were checked. Sleeps only when no site's host is free, and stops
+    after MAX_JOB_SECONDS."""
+    site_ids = [site_ids] if isinstance(site_ids, int) else list(site_ids)
     crawl = Crawl.objects.get(pk=crawl_id)
     config = CrawlConfig.for_crawl(crawl)
-    paired = set()
-    for source, target in CandidatePair.objects.filter(crawl_id=crawl_id, site_id=site_id).values_list(
-            "source_url", "target_url"):
-        paired |= {source, target}
-    done = 0
-    for check in DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True)[:limit]:
-        if check.page_url in paired:  # guessed while its counterpart was still in the frontier
-            _record(check, exists=None, outcome="not needed: the page has a counterpart now")
-            continue
-        check_one(crawl, check, config)
-        done += check.checked_at is not None
+    paired: dict[int, set[str]] = {site_id: set() for site_id in site_ids}
+    for site_id, source, target in CandidatePair.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).values_list(
+            "site_id", "source_url", "target_url"):
+        paired[site_id] |= {source, target}
+    turns: dict[int, list[DeepCheck]] = {}
+    for check in DeepCheck.objects.filter(crawl_id=crawl_id, site_id__in=site_ids, checked_at__isnull=True):
+        queue = turns.setdefault(check.site_id, [])
+        if len(queue) < limit:
+            queue.append(check)
+    for queue in turns.values():
+        queue.reverse()  # pop() from the end: the guesses in the order they were made
+    done, deadline = 0, time.monotonic() + MAX_JOB_SECONDS
+    while turns and time.monotonic() < deadline:
+        waits = []
+        for site_id in list(turns):
+            check = turns[site_id][-1]
+            if check.page_url in paired[site_id]:  # guessed while its counterpart was still in the frontier
+                _record(check, exists=None, outcome="not needed: the page has a counterpart now")
+                wait = 0.0
+            else:
+                wait = check_one(crawl, check, config)
+                done += check.checked_at is not None
+            if wait:
+                waits.append(wait)
+            else:
+                turns[site_id].pop()
+            if not turns[site_id]:
+                del turns[site_id]
+        if turns and len(waits) == len(turns):  # no host of the job is free: sleep until the first one is
+            time.sleep(min(min(waits), POLL_S, max(0.0, deadline - time.monotonic())))
+    for queue in turns.values():  # say why a guess is still unchecked
+        waiting = [check.pk for check in queue if check.outcome == ""]
+        DeepCheck.objects.filter(pk__in=waiting).update(outcome=HOST_WAIT_NOTE)
     return done
 
 
 def frontier_done(crawl_id: int, site_ids) -> bool:
     """No Target of the site is waiting: a page without counterpart now has none the links lead to,
     which is when the method's deep pages are worth a request."""
-    return not Target.objects.filter(crawl_id=crawl_id, site_id__in=site_ids,
-                                     state__in=(Target.State.PENDING, Target.State.LEASED)).exists()
+    return bool(frontier_done_sites(crawl_id, {0: list(site_ids)}))
+
+
+def frontier_done_sites(crawl_id: int, groups: dict[int, list[int]]) -> list[int]:
+    """frontier_done of many sites at once: of {site id: its group's Site ids}, the sites none of whose
+    group's Targets is waiting, in one query."""
+    members = {member for group in groups.values() for member in group}
+    waiting = set(Target.objects.filter(crawl_id=crawl_id, site_id__in=members,
+                                        state__in=(Target.State.PENDING, Target.State.LEASED))
+                  .order_by().values_list("site_id", flat=True).distinct())
+    return sorted(site_id for site_id, group in groups.items() if not waiting & set(group))
 
 
 def sites_with_unchecked(crawl_id: int):
@@ -117,15 +162,37 @@ def unchecked(crawl_id: int, site_id: int) -> int:
     return DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True).count()
 
 
+def sites_left_unchecked(crawl_id: int, site_ids) -> list[int]:
+    """Of the sites, those with a guess still unchecked."""
+    return sorted(set(DeepCheck.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids), checked_at__isnull=True)
+                      .order_by().values_list("site_id", flat=True).distinct()))
+
+
 def claim_unchecked(crawl_id: int, site_id: int) -> bool:
     """True when the caller won the right to queue a check of the site's guesses: some unchecked guess
     had no job queued for it (or its job is long lost). A site is scored again and again as it grows;
     one job per scoring queued thousands of checks of the same guesses, ahead of the crawl's steps."""
+    return bool(claim_unchecked_sites(crawl_id, [site_id]))
+
+
+def claim_unchecked_sites(crawl_id: int, site_ids) -> list[int]:
+    """claim_unchecked of many sites in one statement: the sites whose check the caller won. The
+    UPDATE returns the rows it flipped, so of two callers each guess goes to one."""
+    site_ids = sorted(set(site_ids))
+    if not site_ids:
+        return []
     now = timezone.now()
-    return bool(DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True)
-                .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE_AFTER))
-                .update(queued_at=now))
+    adapt = connection.ops.adapt_datetimefield_value
+    marks = ", ".join(["%s"] * len(site_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {DeepCheck._meta.db_table} SET queued_at = %s WHERE crawl_id = %s AND site_id IN ({marks})"
+            " AND checked_at IS NULL AND (queued_at IS NULL OR queued_at < %s) RETURNING site_id",
+            [adapt(now), crawl_id, *site_ids, adapt(now - QUEUED_STALE_AFTER)])
+        return sorted({row[0] for row in cursor.fetchall()})
 
 
-def release_unchecked(crawl_id: int, site_id: int) -> None:
-    DeepCheck.objects.filter(crawl_id=crawl_id, site_id=site_id, checked_at__isnull=True).update(queued_at=None)
+def release_unchecked(crawl_id: int, site_ids) -> None:
+    """The sites' unchecked guesses may be claimed again (by the sites' next scoring or pass)."""
+    site_ids = [site_ids] if isinstance(site_ids, int) else list(site_ids)
+    DeepCheck.objects.filter(crawl_id=crawl_id, site_id__in=site_ids, checked_at__isnull=True).update(queued_at=None)

@@ -51,6 +51,11 @@ def canonical_site_ids(crawl_id: int, site_ids, max_sites: int) -> set[int]:
 
 def canonical_of(crawl_id: int, site_ids, max_sites: int) -> dict[int, int]:
     """{Site id: its group's canonical Site id} for the given Sites, in two queries for all."""
+    return {site_id: group[0].pk for site_id, group in groups_of(crawl_id, site_ids, max_sites).items()}
+
+
+def groups_of(crawl_id: int, site_ids, max_sites: int) -> dict[int, list[Site]]:
+    """{Site id: site_group of that Site} for the given Sites, in two queries for all."""
     sites = list(Site.objects.filter(pk__in=set(site_ids)))
     domains = {site.registrable_domain for site in sites if site.registrable_domain}
     members: dict[str, list[Site]] = defaultdict(list)
@@ -63,9 +68,9 @@ def canonical_of(crawl_id: int, site_ids, max_sites: int) -> dict[int, int]:
         group = members[site.registrable_domain] if site.registrable_domain else []
         group = group if site in group else group + [site]
         if not site.registrable_domain or len(group) > max_sites:
-            out[site.pk] = site.pk
+            out[site.pk] = [site]
         else:
-            out[site.pk] = min(group, key=_canonical_order).pk
+            out[site.pk] = sorted(group, key=_canonical_order)
     return out
 
 
@@ -98,28 +103,56 @@ def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = Fa
     """The site's pages as the pairing code sees them; ``structure`` also loads their tag
     signatures (the STRAND check: pages keep their text and signature, not their HTML)."""
     group = site_group(crawl_id, site, max_sites)
-    site = group[0]  # stored under the canonical Site whichever member was asked for
-    fields = ["id", "url", "final_url", "language", "script", "text", "site_id"] + (["tag_signature"] if structure else [])
-    pages = list(Page.objects.filter(crawl_id=crawl_id, site__in=group, status_code__gte=200, status_code__lt=300)
-                 .only(*fields).order_by("id"))
-    page_by_url: dict[str, Page] = {}
-    for page in pages:
-        page_by_url.setdefault(page.url, page)
-    for page in pages:
-        page_by_url.setdefault(page.final_url, page)
+    return load_sites(crawl_id, [group], structure=structure)[group[0].pk]
+
+
+def load_sites(crawl_id: int, groups: list[list[Site]], *, structure: bool = False,
+               text: bool = True) -> dict[int, LoadedSite]:
+    """load_site of many pairing groups (canonical Site first in each) in four queries for all, keyed
+    by canonical Site id; ``text=False`` leaves the pages' text out (what only the filter reads)."""
+    fields = ["id", "url", "final_url", "language", "script", "site_id"] + (["text"] if text else []) + (
+        ["tag_signature"] if structure else [])
+    canonical = {member.pk: group[0].pk for group in groups for member in group}
+    pages_of: dict[int, list[Page]] = defaultdict(list)
+    for page in (Page.objects.filter(crawl_id=crawl_id, site_id__in=list(canonical), status_code__gte=200,
+                                     status_code__lt=300).only(*fields).order_by("id")):
+        pages_of[canonical[page.site_id]].append(page)
+    all_pages = [page for pages in pages_of.values() for page in pages]
+    page_by_id = {page.pk: page for page in all_pages}
+    by_url: dict[int, dict[str, Page]] = {group[0].pk: {} for group in groups}
+    for key, pages in pages_of.items():
+        for page in pages:
+            by_url[key].setdefault(page.url, page)
+        for page in pages:
+            by_url[key].setdefault(page.final_url, page)
     # Other URLs that led to a stored page (/index.html of the page stored as /, a duplicate's URL):
     # a switch or a declaration written with them still names that page.
-    by_id = {page.pk: page for page in pages}
-    for url, page_id in Target.objects.filter(crawl_id=crawl_id, page__in=pages).values_list("url", "page_id"):
-        if page_id in by_id:
-            page_by_url.setdefault(url, by_id[page_id])
+    aliases = Target.objects.filter(crawl_id=crawl_id, page__in=all_pages).order_by("id").values_list("url", "page_id")
+    for url, page_id in aliases:
+        page = page_by_id.get(page_id)
+        if page is not None:
+            by_url[canonical[page.site_id]].setdefault(url, page)
+    links: dict[int, list[tuple]] = defaultdict(list)
+    for row in Link.objects.filter(page__in=all_pages).values_list(
+            "page_id", "target_url", "kind", "hreflang", "anchor_text", "img_alt", "img_src"):
+        links[canonical[page_by_id[row[0]].site_id]].append(row)
+    return {group[0].pk: _loaded(group, pages_of[group[0].pk], by_url[group[0].pk], links[group[0].pk], structure)
+            for group in groups}
+
+
+def _loaded(group: list[Site], pages: list[Page], page_by_url: dict[str, Page], links: list[tuple],
+            structure: bool) -> LoadedSite:
+    site = group[0]  # stored under the canonical Site whichever member was asked for
     outlinks: dict[int, list[str]] = defaultdict(list)
     alternates: dict[str, dict[str, str]] = defaultdict(dict)
     switches: list[SwitchLink] = []
-    links = Link.objects.filter(page__in=pages).values_list(
-        "page_id", "target_url", "kind", "hreflang", "anchor_text", "img_alt", "img_src", "out_of_site")
+    sitemap_alternates = []
     url_of = {p.pk: p.url for p in pages}
-    for page_id, target, kind, hreflang, anchor, alt, src, _out in links:
+    for page_id, target, kind, hreflang, anchor, alt, src in links:
+        if kind == "sitemap-alternate":
+            if hreflang:
+                sitemap_alternates.append((anchor, hreflang, target))
+            continue
         if kind == "alternate" and hreflang:
             alternates[url_of[page_id]][hreflang] = _page_url(page_by_url, target)
             continue
@@ -130,23 +163,24 @@ def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = Fa
             if other is not None and other.url != url_of[page_id] and (len(anchor) <= SWITCHER_TEXT_MAX or alt or src):
                 switches.append(SwitchLink(url_of[page_id], other.url, anchor, src, alt, "", other.language,
                                            hreflang=hreflang, kind=kind))
-    records = {p.url: PageRecord(p.url, p.language, p.script, len(p.text), tuple(outlinks.get(p.pk, ())),
-                                 text=p.text[:TEXT_FOR_CHECKS], structure=p.tag_signature if structure else "")
+    deferred_text = "text" in pages[0].get_deferred_fields() if pages else False
+    records = {p.url: PageRecord(p.url, p.language, p.script, 0 if deferred_text else len(p.text),
+                                 tuple(outlinks.get(p.pk, ())),
+                                 text="" if deferred_text else p.text[:TEXT_FOR_CHECKS],
+                                 structure=p.tag_signature if structure else "")
                for p in pages}
     domain = public_suffix(site)
-    _add_sitemap_alternates(alternates, pages, page_by_url)
+    _add_sitemap_alternates(alternates, sitemap_alternates, page_by_url)
     site_input = SiteInput(site.name, list(records.values()), domain, dict(alternates), switches)
     return LoadedSite(site, group, pages, records, page_by_url, site_input, domain,
                       {p.url: p.language for p in pages})
 
 
-def _add_sitemap_alternates(alternates: dict[str, dict[str, str]], pages: list[Page],
+def _add_sitemap_alternates(alternates: dict[str, dict[str, str]], declared: list[tuple[str, str, str]],
                             page_by_url: dict[str, Page]) -> None:
     """A sitemap's ``xhtml:link`` alternates (Links of kind "sitemap-alternate" on the sitemap, the
     declaring page's URL as anchor_text) are the declaration ``<link rel=alternate hreflang>`` makes
     in the page's head; where both declare one language, the page's own wins."""
-    declared = (Link.objects.filter(page__in=pages, kind="sitemap-alternate").exclude(hreflang="")
-                .values_list("anchor_text", "hreflang", "target_url"))
     for declaring, hreflang, target in declared:
         alternates[_page_url(page_by_url, declaring)].setdefault(hreflang, _page_url(page_by_url, target))
 

@@ -103,11 +103,8 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
 def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages) -> list:
     """Method "deep": record the guesses; a guess whose URL is a stored page in the expected
     language is a pair (the crawl's own fetch and language identification confirm it)."""
-    DeepCheck.objects.bulk_create(
-        [DeepCheck(crawl_id=crawl_id, site=loaded.site, page_url=g.page_url[:2000], guessed_url=g.guessed_url[:2000],
-                   source_unit=g.pattern[0][:200], target_unit=g.pattern[1][:200],
-                   expected_language=g.expected_language, pattern_credibility=g.credibility)
-         for g in proposals.guesses], ignore_conflicts=True, batch_size=500)
+    DeepCheck.objects.bulk_create(deep_check_rows(crawl_id, loaded.site, proposals.guesses),
+                                  ignore_conflicts=True, batch_size=500)
     pairs = []
     checks = DeepCheck.objects.filter(crawl_id=crawl_id, site=loaded.site)
     for check in checks:
@@ -125,6 +122,14 @@ def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages)
         if pair is not None:
             pairs.append(pair)
     return pairs
+
+
+def deep_check_rows(crawl_id: int, site, guesses: list[DeepGuess]) -> list[DeepCheck]:
+    """The unsaved DeepCheck row of each guess (a guess already stored is kept as it is: ignore_conflicts)."""
+    return [DeepCheck(crawl_id=crawl_id, site=site, page_url=g.page_url[:2000], guessed_url=g.guessed_url[:2000],
+                      source_unit=g.pattern[0][:200], target_unit=g.pattern[1][:200],
+                      expected_language=g.expected_language, pattern_credibility=g.credibility)
+            for g in guesses]
 
 
 def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, languages):

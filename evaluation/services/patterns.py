@@ -79,14 +79,19 @@ def store_site_patterns(crawl_id: int, loaded, mined: SitePatterns, languages: t
     return _store_credibility(crawl_id, loaded, mined, languages)
 
 
-def _store_credibility(crawl_id: int, loaded, mined: SitePatterns, languages) -> SiteCredibility:
-    """The site's C(w) row (Def. 5), saved only when a value changed."""
+def credibility_values(loaded, mined: SitePatterns, languages) -> dict:
+    """The values of the site's C(w) row (Def. 5) and its page counts per language of the pair."""
     best = mined.ranked()[0] if mined.patterns else None
     counts = Counter(base_language(lang) for lang in loaded.languages_of.values())
-    values = dict(pages=mined.n_pages, source_pages=counts[languages[0]], target_pages=counts[languages[1]],
-                  credibility=mined.credibility, domain=loaded.domain, has_best_pattern=best is not None,
-                  best_source_unit=_unit(best.pattern[0]) if best else "",
-                  best_target_unit=_unit(best.pattern[1]) if best else "")
+    return dict(pages=mined.n_pages, source_pages=counts[languages[0]], target_pages=counts[languages[1]],
+                credibility=mined.credibility, domain=loaded.domain, has_best_pattern=best is not None,
+                best_source_unit=_unit(best.pattern[0]) if best else "",
+                best_target_unit=_unit(best.pattern[1]) if best else "")
+
+
+def _store_credibility(crawl_id: int, loaded, mined: SitePatterns, languages) -> SiteCredibility:
+    """The site's C(w) row, saved only when a value changed."""
+    values = credibility_values(loaded, mined, languages)
     row = SiteCredibility.objects.filter(crawl_id=crawl_id, site=loaded.site).first()
     if row is None:
         return SiteCredibility.objects.create(crawl_id=crawl_id, site=loaded.site, **values)

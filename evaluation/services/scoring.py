@@ -25,6 +25,7 @@ from evaluation.models import (
 )
 from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import check_languages
+from evaluation.services import one_language
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
@@ -48,6 +49,25 @@ class ScoreSummary:
     script_variants: int = 0
     site_id: int | None = None  # score_site: the canonical Site scored, and its group's Site ids
     group_ids: list[int] = field(default_factory=list)
+    groups: dict[int, list[int]] = field(default_factory=dict)  # score_sites: canonical Site id → group's ids
+
+    def merge(self, other: "ScoreSummary") -> None:
+        self.sites += other.sites
+        self.pages += other.pages
+        for mine, theirs in ((self.by_method, other.by_method), (self.kept_by_method, other.kept_by_method)):
+            for method, n in theirs.items():
+                mine[method] = mine.get(method, 0) + n
+        self.script_variants += other.script_variants
+        if other.site_id is not None:
+            self.groups[other.site_id] = other.group_ids
+        self.groups.update(other.groups)
+
+    def count_one_language(self, batch: one_language.OneLanguageBatch) -> None:
+        for site_id, (loaded, _) in batch.sites.items():
+            self.sites += 1
+            self.pages += len(loaded.pages)
+        for site_id in batch.handled:
+            self.groups[site_id] = [site_id]
 
     def add(self, judged, variants) -> None:
         for cand, verdict, chosen in judged:
@@ -109,6 +129,38 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) ->
     return summary
 
 
+ONE_LANGUAGE_CHUNK = 500  # sites prepared together: bounded memory and IN lists
+
+
+def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = None,
+                on_error: Callable[[int | None, Exception], None] | None = None) -> ScoreSummary:
+    """score_site for each of ``site_ids``: the one-language sites together (one_language.py), the
+    others one by one. With ``on_error``, a failing site (None: the one-language batch, whose sites
+    then go the full path) is reported there and the others are still scored."""
+    cfg = cfg or PairsSettings.current()
+    languages = check_languages(crawl_languages(Crawl.objects.get(pk=crawl_id)))
+    summary = ScoreSummary()
+    full_path = list(site_ids)
+    try:
+        batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
+        domains = stored_domain_credibility(crawl_id, {loaded.domain for loaded, _ in batch.sites.values()})
+        one_language.guess(batch, global_patterns(crawl_id), domains, stored_conventions(crawl_id, cfg.min_frequency))
+        summary.count_one_language(batch)
+        full_path = batch.full_path
+    except Exception as error:
+        if on_error is None:
+            raise
+        on_error(None, error)
+    for site_id in full_path:
+        try:
+            summary.merge(score_site(crawl_id, site_id, cfg))
+        except Exception as error:
+            if on_error is None:
+                raise
+            on_error(site_id, error)
+    return summary
+
+
 def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]:
     """The sites a crawl-wide pass scores: ``every`` site (the pass after the crawl finished), or,
     during the crawl, all but those whose last scoring saw one language of the pair only and that
@@ -130,24 +182,41 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
                 progress: Callable[[str, int, int, ScoreSummary], None] | None = None, *,
                 site_ids: set[int] | None = None) -> ScoreSummary:
     """Every site (or ``site_ids``, from pass_site_ids): mine all (phase 1), global credibility
-    once, then pair all (phase 2).
-    ``progress(phase, sites done, sites in the phase, summary so far)`` is told after each site."""
+    once, then pair all (phase 2); the one-language sites in batches, their guesses after the global
+    rebuild as every other site's.
+    ``progress(phase, sites done, sites in the phase, summary so far)`` is told as sites are done."""
     cfg = cfg or PairsSettings.current()
     crawl = Crawl.objects.get(pk=crawl_id)
     languages = check_languages(crawl_languages(crawl))
     summary = ScoreSummary()
-    mined_sites = []
     if site_ids is None:
         site_ids = pass_site_ids(crawl_id, cfg, every=True)
-    sites = list(Site.objects.filter(pk__in=site_ids))
-    for done, site in enumerate(sites, 1):
+    ordered = sorted(site_ids)
+    batches, full_path = [], []
+    for start in range(0, len(ordered), ONE_LANGUAGE_CHUNK):
+        batch = one_language.prepare(crawl_id, ordered[start:start + ONE_LANGUAGE_CHUNK], cfg, languages)
+        batches.append(batch)
+        full_path += batch.full_path
+        if progress:
+            progress("mining patterns", start + len(batch.handled), len(ordered), summary)
+    mined_sites = []
+    for done, site in enumerate(Site.objects.filter(pk__in=full_path), 1):
         loaded, mined = _mine(crawl_id, site, cfg, languages)
         if mined is not None:
             mined_sites.append((loaded, mined))
         if progress:
-            progress("mining patterns", done, len(sites), summary)
+            progress("mining patterns", len(ordered) - len(full_path) + done, len(ordered), summary)
     patterns = refresh_global_patterns(crawl_id)
     domains = stored_domain_credibility(crawl_id)
+    conventions = stored_conventions(crawl_id, cfg.min_frequency)
+    handed_back = []
+    for batch in batches:
+        handed_back += one_language.guess(batch, patterns, domains, conventions)
+        summary.count_one_language(batch)
+    for site in Site.objects.filter(pk__in=handed_back):  # proposed something after all: the full path
+        loaded, mined = _mine(crawl_id, site, cfg, languages)
+        if mined is not None:
+            mined_sites.append((loaded, mined))
     for done, (loaded, mined) in enumerate(mined_sites, 1):
         _pair(crawl_id, loaded, mined, patterns, domains, cfg, languages, summary)
         if progress:

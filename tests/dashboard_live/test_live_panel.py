@@ -3,6 +3,8 @@ pairing) of the generated test web: every number equals a count made here from t
 link leads to exactly those rows; the polled panel costs a fixed number of queries."""
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from crawlweb.models import Crawl, Host, Page, Site
 from evaluation.models import CandidatePair
@@ -104,12 +106,13 @@ def test_the_live_panel_and_the_site_page_are_for_staff_only(watched_crawl, clie
     site_id = SiteVerdict.objects.filter(crawl=watched_crawl).values_list("site_id", flat=True).first()
     urls = [f"/crawls/{watched_crawl.pk}/", f"/crawls/{watched_crawl.pk}/discovery/",
             f"/crawls/{watched_crawl.pk}/sites/{site_id}/"]
-    for url in urls:
-        assert "/admin/login/" in client.get(url, **HTMX)["Location"], url
+    for url in urls:  # a visitor: the one log-in page of every role, back here after it
+        assert client.get(url, **HTMX)["Location"] == f"/labeling/login/?next={quote(url)}", url
     client.force_login(django_user_model.objects.create_user("evaluator", password="a-long-password-1"))
-    for url in urls:
+    for url in urls:  # an evaluator: told why, with the way to their own home (not the admin's log-in)
         response = client.get(url)
-        assert response.status_code == 302 and "/admin/login/" in response["Location"], url
+        assert response.status_code == 403, url
+        assert "for operators" in response.content.decode() and 'href="/labeling/"' in response.content.decode()
 
 
 def test_hosts_waiting_on_politeness_or_busy_are_counted_and_listed(watched_crawl, staff_client):

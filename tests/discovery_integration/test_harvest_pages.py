@@ -64,4 +64,4 @@ def test_the_harvest_page_without_crawls_offers_the_choice(admin_client, two_cra
 
 def test_the_harvest_page_asks_for_a_login(client, two_crawls):
     response = client.get(reverse("frontier:harvest"), {"crawl": two_crawls[0].pk})
-    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert response.status_code == 302 and response["Location"].startswith("/labeling/login/?next=/")

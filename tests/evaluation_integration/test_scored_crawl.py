@@ -3,6 +3,7 @@
 All tests read one crawl (conftest.crawled), scored by the follow-up jobs while it ran.
 """
 import json
+import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -165,9 +166,9 @@ def test_a_deep_check_waits_while_another_worker_holds_the_host_and_frees_it_aft
     Host.objects.filter(pk=host.pk).update(busy_until=leased_until, next_fetch_at=None)  # a worker's lease
     served = len(test_web_server.requests)
 
-    deep.check_one(crawl, check, config)
+    wait = deep.check_one(crawl, check, config)
     check.refresh_from_db()
-    assert check.checked_at is None and check.outcome == "waiting: host busy or its politeness clock"
+    assert check.checked_at is None and 100 < wait <= 120, "passed over, with the time the host is held for"
     assert [r.url for r in test_web_server.requests[served:]] == [], "no request while the host is held"
 
     Host.objects.filter(pk=host.pk).update(busy_until=None)  # that worker's request is over
@@ -177,6 +178,33 @@ def test_a_deep_check_waits_while_another_worker_holds_the_host_and_frees_it_aft
     assert [(r.method, r.url) for r in test_web_server.requests[served:]] == [("HEAD", check.guessed_url)]
     host.refresh_from_db()
     assert host.busy_until is None and host.next_fetch_at is not None, "freed, its clock moved on"
+
+
+def test_a_deep_check_job_takes_turns_between_hosts_and_passes_over_a_held_one(crawled, test_web_server, monkeypatch):
+    """A job checks several sites' guesses in turns: a host held by another worker is passed over, the
+    other site's guess is checked meanwhile, and the job stops at its time limit instead of sleeping
+    out the hold; the guess left says why."""
+    monkeypatch.setattr(deep, "MAX_JOB_SECONDS", 1.0)
+    checked = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD")
+    held, free = checked.first(), checked.exclude(site_id=checked.first().site_id).first()
+    assert held is not None and free is not None, "HEAD-checked guesses on two sites"
+    DeepCheck.objects.filter(pk__in=[held.pk, free.pk]).update(checked_at=None, outcome="", exists=None)
+    assert set(DeepCheck.objects.filter(crawl_id=crawled.crawl_id, site_id__in=[held.site_id, free.site_id],
+                                        checked_at__isnull=True).values_list("pk", flat=True)) == {held.pk, free.pk}
+    host = Host.objects.get(name=urlsplit(held.guessed_url).hostname)
+    Host.objects.filter(pk=host.pk).update(busy_until=timezone.now() + timedelta(seconds=120), next_fetch_at=None)
+    Host.objects.filter(name=urlsplit(free.guessed_url).hostname).update(busy_until=None, next_fetch_at=None)
+    served = len(test_web_server.requests)
+
+    started = time.monotonic()
+    assert deep.check_deep_pages(crawled.crawl_id, [held.site_id, free.site_id], limit=10) == 1
+    assert time.monotonic() - started < 5, "no sleeping out the other worker's hold"
+    assert [(r.method, r.url) for r in test_web_server.requests[served:]] == [("HEAD", free.guessed_url)]
+    held.refresh_from_db()
+    free.refresh_from_db()
+    assert free.checked_at is not None and free.outcome.startswith("HEAD")
+    assert held.checked_at is None and held.outcome == "waiting: host busy or its politeness clock"
+    Host.objects.filter(pk=host.pk).update(busy_until=None)
 
 
 def test_discovery_ranks_linked_sites_by_the_three_measures_and_seeds_the_top_k(crawled, settings):

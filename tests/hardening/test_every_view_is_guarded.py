@@ -130,3 +130,19 @@ def test_an_admin_reaches_every_page_of_the_project_without_a_server_error(clien
     client.raise_request_exception = False
     wrong = [f"{name} {url}: {status}" for name, url in urls(ids) if (status := client.get(url).status_code) >= 500]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("role", ["viewer", "evaluator"])
+def test_a_signed_in_evaluator_or_viewer_is_told_no_on_the_console_not_sent_to_the_admin_login(client, world, role):
+    """The crawl console (dashboard, crawls, sites, pairs, harvest, jobs, exports) answers a signed-in
+    non-staff account with the 403 page and its way home; the admin's log-in refused them without one."""
+    people, ids = world
+    client.force_login(people[role])
+    wrong = []
+    for name, url in urls(ids):
+        if url.startswith(("/admin/", "/django-rq/")) or name in REACHES[role] | PUBLIC | PUBLIC_REDIRECTS:
+            continue  # the admin's and django-rq's pages keep the admin's own log-in
+        response = client.get(url)
+        if response.status_code == 302 and "/admin/login/" in response["Location"]:
+            wrong.append(f"{name} {url}: sent to the admin's log-in")
+    assert not wrong, "\n".join(wrong)

@@ -53,11 +53,14 @@ def test_an_in_process_crawl_waits_for_its_own_job_and_the_jobs_page_says_so(set
     assert any("waiting (#" in row and "running" in row and "1 hold_crawl" in row for row in rows), rows
     # the finished crawl's verdicts are queued behind that job on the same queue: shown too
     assert any("alone (#" in row and "finished" in row and "1 combine_site_verdicts" in row for row in rows), rows
+    shown = admin_client.get(f"/crawls/{crawl.pk}/").content.decode()  # the crawl's own page says it too
+    assert "Its jobs" in shown and "1 hold_crawl queued or running; the crawl finishes once they are done" in shown
     release.write_text("go\n")
     assert finished_within(crawl, 30)
     assert "frontier empty" in Crawl.objects.get(pk=crawl.pk).status_message
     assert wait_for_in_process_jobs(30)
     assert "No crawl has follow-up jobs" in admin_client.get("/jobs/").content.decode()
+    assert "Its jobs" not in admin_client.get(f"/crawls/{crawl.pk}/").content.decode()
 
 
 @pytest.mark.services

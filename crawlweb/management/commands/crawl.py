@@ -9,9 +9,10 @@ from crawlweb.crawl_setup.command_input import InputError, form_data
 from crawlweb.crawl_setup.form import CrawlSetupForm, error_lines
 from crawlweb.crawl_setup.methods import configuration_rows
 from crawlweb.crawl_setup.presets import preset_names
+from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services import crawl_control
+from crawlweb.services import chain_runner, crawl_control
 from crawlweb.services.crawl_progress import display_for, follow_crawl, wait_for_crawl_jobs
 from crawlweb.seed_import import parse_seed_file
 from crawlweb.services.seeds import import_seeds
@@ -43,11 +44,39 @@ def add_start_arguments(start) -> None:
     start.add_argument("--parallel-steps", help="crawl-step jobs kept in flight (one per worker you want busy)")
     start.add_argument("--host-interval", help="seconds between requests to one host")
     start.add_argument("--address-policy", help="public, loopback or private")
-    start.add_argument("--no-wait", action="store_true", help="return at once (with Redis: workers do the crawl)")
+    start.add_argument("--no-wait", action="store_true",
+                       help="return at once: workers do the crawl (needs REDIS_URL when run from manage.py)")
+
+
+def nothing_would_run_it(action: str) -> str:
+    """Why ``action`` is refused when this process exits at once and the crawl's jobs would run in
+    its own threads: they would end with it, leaving the crawl running with nothing to run it."""
+    problem = ("without REDIS_URL the crawl's jobs run inside this command's process, which would exit at once "
+               "and leave the crawl running with nothing to run it")
+    workers = "or set REDIS_URL and start workers (python manage.py rqworker crawl score train)"
+    if action == "kick":
+        return (f"kick: {problem}. Instead: `crawl resume ID` runs the steps of a running crawl whose process "
+                f"ended here and follows it (a dashboard in the embedded mode takes such a crawl over by itself); "
+                f"{workers}.")
+    return (f"--no-wait: {problem}. Instead: leave out --no-wait (the command runs the crawl and follows it; "
+            f"Ctrl-C leaves it for `crawl resume ID`); or use the dashboard, whose web server runs the crawl; "
+            f"{workers}." + (" Nothing was created." if action == "start" else ""))
 
 
 class Command(BaseCommand):
     help = "Start and control crawls from the command line."
+    # True when run by manage.py: the process ends with the command, and its in-process jobs with it
+    # (call_command from a web server, a shell or a test leaves them running in the caller).
+    process_ends_with_command = False
+
+    def run_from_argv(self, argv):
+        self.process_ends_with_command = True
+        return super().run_from_argv(argv)
+
+    def _refuse_if_nothing_would_run_it(self, action: str, options) -> None:
+        returns_at_once = options.get("no_wait") or action == "kick"
+        if returns_at_once and self.process_ends_with_command and chain_runner.runs_in_process_threads():
+            raise CommandError(nothing_would_run_it(action))
 
     def add_arguments(self, parser):
         actions = parser.add_subparsers(dest="action", required=True)
@@ -60,12 +89,24 @@ class Command(BaseCommand):
                 sub.add_argument("--no-wait", action="store_true")
 
     def handle(self, *args, action, **options):
+        waits = action in ("start", "resume", "reharvest") and not options.get("no_wait")
+        # The crawls this process runs say they live, and get their chains back if a step fails.
+        watch = start_embedded_watch(take_over_orphans=False) if waits else None
+        try:
+            self._act(action, waits, options)
+        finally:
+            if watch is not None:
+                watch.stop()
+
+    def _act(self, action: str, waits: bool, options) -> None:
         if action == "start":
             crawl = self._start(options)
         else:
             crawl = Crawl.objects.filter(pk=options["crawl_id"]).first()
             if crawl is None:
                 raise CommandError(f"no crawl with id {options['crawl_id']}")
+            if action in ("resume", "reharvest", "kick"):
+                self._refuse_if_nothing_would_run_it(action, options)
             try:
                 if action == "pause":
                     crawl_control.pause_crawl(crawl)
@@ -82,7 +123,6 @@ class Command(BaseCommand):
                 raise CommandError(str(error)) from None
         crawl.refresh_from_db()
         self.stdout.write(f"crawl {crawl.pk} '{crawl.name}': {crawl.state}")
-        waits = action in ("start", "resume", "reharvest") and not options.get("no_wait")
         if waits:
             self._follow(crawl)
         self._summary(crawl)
@@ -107,6 +147,8 @@ class Command(BaseCommand):
                 self.stderr.write(f"{seed_file}: {'' if error.whole_file else 'skipped '}{error}")
             if not entries:  # --url alone would start a crawl the operator did not mean: say so instead
                 raise CommandError(f"seed file {seed_file}: no usable URL in it; nothing was created")
+        self._refuse_if_nothing_would_run_it("start", options)
+        if seed_file:
             seed_list, _ = SeedList.objects.get_or_create(name=f"file {seed_file.name}")
             added, _ = import_seeds(seed_list, content, seed_file.name)
             self.stdout.write(f"{added} seeds imported from {seed_file}")
@@ -131,8 +173,8 @@ class Command(BaseCommand):
                 wait_for_crawl_jobs(crawl, self.stdout.write)
         except KeyboardInterrupt:
             self.stdout.write("\nstopped following; the crawl goes on" if uses_redis() else
-                              f"\nstopped: the crawl's jobs ran in this process and end with it; `crawl pause {crawl.pk}`"
-                              f" then `crawl resume {crawl.pk}` goes on")
+                              f"\nstopped: the crawl's jobs ran in this process and end with it; `crawl resume {crawl.pk}`"
+                              " goes on (a dashboard in the embedded mode takes it over by itself)")
 
     def _summary(self, crawl: Crawl) -> None:
         crawl.refresh_from_db()
@@ -141,5 +183,9 @@ class Command(BaseCommand):
                           + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
         if crawl.status_message:
             self.stdout.write(f"{crawl.state}: {crawl.status_message}")
+        orphaned = chain_runner.why_orphaned(crawl) if not chain_runner.is_mine(crawl) else ""
+        if orphaned:
+            self.stdout.write(f"nothing runs its steps: {orphaned}; `crawl resume {crawl.pk}` runs them here "
+                              "(a dashboard in the embedded mode takes it over by itself)")
         if crawl.last_error:
             self.stdout.write(f"last error: {crawl.last_error}")

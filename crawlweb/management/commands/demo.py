@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
+from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.services import demo_crawl
 from crawlweb.testweb.generator import generate_web
@@ -55,6 +56,9 @@ class Command(BaseCommand):
         os.environ["HTTP_PROXY"] = os.environ["http_proxy"] = web_server.proxy_url
         os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost,::1"
         self.stdout.write(f"test web: {size} sites, proxy {web_server.proxy_url}")
+        # The demo runs its crawls in its own threads: a crawl a killed demo left running runs again here,
+        # through this demo's test web (the proxy variables are set: the crawler reads them once).
+        start_embedded_watch(take_over_orphans=True)
         crawl = demo_crawl.start_demo_crawl(web_server.web.truth()["seed_urls"], budget)
         self.stdout.write(f"crawl {crawl.pk} started: {demo_crawl.DESCRIPTION}, budget {budget} pages")
         if check:

@@ -1,0 +1,147 @@
+"""Scoring many one-language sites at once: what score_site does for them, in a few statements a batch.
+
+Most sites of a national web show one language of the pair, or none: a Croatian shop, an English
+blog, a one-page site. Scored one by one, each cost some forty statements (a one-page site as much
+as a hundred-page one), and at 20,000 pages scoring took 70 % of the workers. Such a site has no pair
+and no URL pattern of its own; what its scoring writes is its settled page languages, its C(w) row
+(page counts, which the global credibility divides by) and its deep-page guesses. This module does
+exactly that for a batch of sites, with the functions the full path runs (settle_sites_languages,
+mine_site_patterns, pairs.propose), and hands back to the full path every site where anything more
+could come out:
+
+- a site of a pairing group of several Sites (en.x.rs with x.rs);
+- a site whose pages show both languages of the pair, or Serbian in both scripts;
+- a site with rows only the full path keeps right (patterns, pairs, script variants of its own), or an
+  unchecked guess of which both URLs are now stored pages of the site (the full path marks it checked);
+- a site where mining finds a pattern, or any method proposes a pair or a script variant.
+
+Two steps, so a crawl-wide pass can put its global rebuild between them as it does for the full path:
+``prepare`` settles, loads, mines and writes the C(w) rows; ``guess`` proposes under the global
+patterns and stores the guesses.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from crawlweb.services.bulk_rows import update_columns
+from crawlweb.services.site_language import settle_sites_languages
+from evaluation.models import CandidatePair, DeepCheck, ScoreClaim, ScriptVariant, SiteCredibility, UrlPattern
+from evaluation.pairing.patterns import mine_site_patterns
+from evaluation.pairing.records import base_language, script_of
+from evaluation.services import pairs as pair_service
+from evaluation.services.config import PairsSettings
+from evaluation.services.inputs import LoadedSite, groups_of, load_sites
+from evaluation.services.patterns import credibility_values
+
+
+@dataclass
+class OneLanguageBatch:
+    crawl_id: int
+    cfg: PairsSettings
+    languages: tuple[str, str]
+    sites: dict[int, tuple[LoadedSite, object]] = field(default_factory=dict)  # id → (loaded, mined)
+    empty: list[int] = field(default_factory=list)  # no stored 2xx page: nothing to score, as score_site
+    full_path: list[int] = field(default_factory=list)  # for score_site, in the order given
+
+    @property
+    def handled(self) -> list[int]:
+        return sorted(self.sites) + self.empty
+
+
+def prepare(crawl_id: int, site_ids, cfg: PairsSettings, languages: tuple[str, str]) -> OneLanguageBatch:
+    """Settle, load and mine the one-language sites among ``site_ids`` and write their C(w) rows; the
+    others are left in ``full_path``."""
+    batch = OneLanguageBatch(crawl_id, cfg, languages)
+    groups = groups_of(crawl_id, site_ids, cfg.group_max_sites)
+    alone = sorted(site_id for site_id, group in groups.items() if len(group) == 1)
+    settle_sites_languages(crawl_id, alone)
+    loaded = load_sites(crawl_id, [groups[site_id] for site_id in alone], text=False)
+    candidates = [site_id for site_id in alone
+                  if shows_one_language([(page.language, page.script) for page in loaded[site_id].pages], languages)]
+    candidates = sorted(set(candidates) - _kept_by_full_path(crawl_id, candidates, loaded))
+    for site_id in candidates:
+        site = loaded[site_id]
+        if not site.pages:
+            batch.empty.append(site_id)
+            continue
+        mined = mine_site_patterns(site.site.name, [(r.url, r.lang) for r in site.records.values()],
+                                   languages=languages)
+        if not mined.patterns:
+            batch.sites[site_id] = (site, mined)
+    handled = set(batch.handled)
+    batch.full_path = [site_id for site_id in site_ids if site_id not in handled]
+    _store_credibilities(crawl_id, batch)
+    return batch
+
+
+def guess(batch: OneLanguageBatch, global_patterns, domain_credibilities, conventions) -> list[int]:
+    """Propose for each prepared site under the global patterns and store its deep-page guesses.
+    Returns the sites handed back to the full path (a method proposed something after all)."""
+    back, checks = [], []
+    for site_id, (loaded, mined) in sorted(batch.sites.items()):
+        proposals = pair_service.propose(loaded, mined, global_patterns, domain_credibilities, batch.cfg,
+                                         batch.languages, conventions)
+        if proposals.variants or any(proposals.by_method.values()):
+            back.append(site_id)
+            continue
+        checks += pair_service.deep_check_rows(batch.crawl_id, loaded.site, proposals.guesses)
+    DeepCheck.objects.bulk_create(checks, ignore_conflicts=True, batch_size=500)
+    for site_id in back:
+        del batch.sites[site_id]
+    batch.full_path += back
+    return back
+
+
+def shows_one_language(page_labels, languages: tuple[str, str]) -> bool:
+    """At most one language of the pair among the pages' (language, script) labels, and Serbian (if
+    shown) in one script only."""
+    bases = {base_language(language) for language, _ in page_labels}
+    scripts = {script_of(language, script) for language, script in page_labels if base_language(language) == "sr"}
+    return not set(languages) <= bases and not {"latn", "cyrl"} <= scripts
+
+
+def _kept_by_full_path(crawl_id: int, site_ids: list[int], loaded: dict[int, LoadedSite]) -> set[int]:
+    """Sites with rows the full path maintains (a site that showed two languages once, or was scored
+    as a group), and sites with a guess both of whose URLs are stored pages now."""
+    keep: set[int] = set()
+    for model in (UrlPattern, CandidatePair, ScriptVariant):
+        keep |= set(model.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).values_list("site_id", flat=True))
+    # Such a guess cannot make a pair on a one-language site (its page is not in the expected language);
+    # the full path marks it checked ("stored page of the crawl"), once.
+    guesses = DeepCheck.objects.filter(crawl_id=crawl_id, site_id__in=set(site_ids) - keep,
+                                       checked_at__isnull=True).values_list("site_id", "page_url", "guessed_url")
+    for site_id, page_url, guessed_url in guesses:
+        by_url = loaded[site_id].page_by_url
+        if page_url in by_url and guessed_url in by_url:
+            keep.add(site_id)
+    return keep
+
+
+@transaction.atomic
+def _store_credibilities(crawl_id: int, batch: OneLanguageBatch) -> None:
+    """Each site's C(w) row as patterns.store_site_patterns writes it (only values that changed), under
+    the sites' claim locks taken in one order, so a score_site of one of them waits (patterns.lock_site)."""
+    ids = sorted(batch.sites)
+    list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site_id__in=ids)
+         .order_by("pk").values_list("pk", flat=True))
+    wanted = {site_id: credibility_values(loaded, mined, batch.languages)
+              for site_id, (loaded, mined) in batch.sites.items()}
+    stored = {row["site_id"]: row for row in SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
+              .values("id", "site_id", *next(iter(wanted.values()), {}))}
+    SiteCredibility.objects.bulk_create([SiteCredibility(crawl_id=crawl_id, site_id=site_id, **values)
+                                         for site_id, values in wanted.items() if site_id not in stored])
+    columns: dict[str, dict[int, object]] = defaultdict(dict)
+    now = timezone.now()
+    for site_id, values in wanted.items():
+        row = stored.get(site_id)
+        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
+        for name, value in changed.items():
+            columns[name][row["id"]] = value
+        if changed:
+            columns["scored_at"][row["id"]] = now  # auto_now, as save() would move it
+    if columns:
+        update_columns(SiteCredibility, columns)

@@ -1,0 +1,84 @@
+"""One-language sites scored together give exactly what scoring them one by one gives."""
+import pytest
+
+from crawlweb.models import SiteLanguage
+from evaluation.models import CandidatePair, DeepCheck, ScriptVariant, SiteCredibility, UrlPattern
+from evaluation.services import one_language, scoring
+from evaluation.services.config import PairsSettings, crawl_languages
+from evaluation.pairing.records import check_languages
+from tests.evaluation_integration.helpers import crawl_sites, pick_sites, site_name_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ONE_LANGUAGE = [("mono-sr-cyrl", "dirs"), ("mono-sr-latn", "dirs"), ("mono-hr", "dirs"), ("mono-en", "dirs"),
+                ("bilingual-en-de", "dirs"), ("directory", "dirs")]
+FULL_PATH = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-underscore"), ("sr-cyrl-latn", "dirs")]
+
+
+def _pick(truth, wanted):
+    """One site of each kind, whatever its layout when the one asked for is not in the web."""
+    out = []
+    for kind, layout in wanted:
+        try:
+            out += pick_sites(truth, [(kind, layout)])
+        except StopIteration:
+            out.append(next(s for s in truth["sites"] if s["kind"] == kind and s["robots"] == "none" and s not in out))
+    return out
+
+
+def _rows(crawl, site_ids):
+    """What scoring leaves for the sites: guesses, C(w) rows, settled languages, and the full path's rows."""
+    def values(model, *fields):
+        return sorted(model.objects.filter(crawl=crawl, site_id__in=site_ids).values_list("site_id", *fields))
+    return {
+        "guesses": values(DeepCheck, "page_url", "guessed_url", "source_unit", "target_unit", "expected_language",
+                          "pattern_credibility"),
+        "credibility": values(SiteCredibility, "pages", "source_pages", "target_pages", "credibility", "domain",
+                              "has_best_pattern"),
+        "languages": values(SiteLanguage, "variety", "pages", "pages_corrected"),
+        "patterns": values(UrlPattern, "source_unit", "target_unit"),
+        "pairs": values(CandidatePair, "source_url", "target_url"),
+        "variants": values(ScriptVariant, "latin_url", "cyrillic_url"),
+    }
+
+
+def test_one_language_sites_scored_together_store_what_scoring_each_alone_stores(sync_jobs):
+    truth = sync_jobs.truth()
+    mono, full = _pick(truth, ONE_LANGUAGE), _pick(truth, FULL_PATH)
+    crawl = crawl_sites(mono + full, budget=200)
+    ids = {site_name_of(s): pk for s in mono + full
+           for pk in SiteCredibility.objects.filter(crawl=crawl, site__name=site_name_of(s)).values_list("site_id", flat=True)}
+    mono_ids = sorted(ids[site_name_of(s)] for s in mono if site_name_of(s) in ids)
+    full_ids = sorted(ids[site_name_of(s)] for s in full if site_name_of(s) in ids)
+    assert len(mono_ids) == len(mono) and len(full_ids) == len(full), "every site was crawled and scored"
+
+    languages = check_languages(crawl_languages(crawl))
+    batch = one_language.prepare(crawl.pk, mono_ids + full_ids, PairsSettings.current(), languages)
+    assert sorted(batch.handled) == mono_ids, "the one-language sites go together, the others the full path"
+    assert sorted(batch.full_path) == full_ids
+
+    DeepCheck.objects.filter(crawl=crawl).delete()
+    for site_id in mono_ids + full_ids:
+        scoring.score_site(crawl.pk, site_id)
+    one_by_one = _rows(crawl, mono_ids + full_ids)
+    assert one_by_one["guesses"], "the one-language sites have deep-page guesses to compare"
+
+    DeepCheck.objects.filter(crawl=crawl).delete()
+    summary = scoring.score_sites(crawl.pk, mono_ids + full_ids)
+    assert _rows(crawl, mono_ids + full_ids) == one_by_one
+    assert sorted(summary.groups) == sorted(mono_ids + full_ids), "each site's group is reported for its follow-ups"
+
+
+def test_a_crawl_wide_pass_with_one_language_sites_stores_what_scoring_each_alone_stores(sync_jobs):
+    truth = sync_jobs.truth()
+    sites = _pick(truth, ONE_LANGUAGE[:3] + FULL_PATH[:2])
+    crawl = crawl_sites(sites, budget=120)
+    site_ids = set(SiteCredibility.objects.filter(crawl=crawl).values_list("site_id", flat=True))
+
+    DeepCheck.objects.filter(crawl=crawl).delete()  # guesses stay once made: compare what each way makes
+    scoring.score_crawl(crawl.pk)
+    after_pass = _rows(crawl, site_ids)
+    DeepCheck.objects.filter(crawl=crawl).delete()
+    for site_id in sorted(site_ids):  # the globals are settled: each site alone sees what the pass saw
+        scoring.score_site(crawl.pk, site_id)
+    assert _rows(crawl, site_ids) == after_pass
