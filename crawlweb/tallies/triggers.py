@@ -1,7 +1,7 @@
 """Installing the tally triggers (crawlweb.tallies.trigger_sql) and counting the tallies afresh; and
 the index on Target.fetched_at the live panel reads.
 
-Installed by migration crawlweb 0008 and again after every `migrate` (CrawlwebConfig.ready): SQLite
+Installed by migration crawlweb 0009 and again after every `migrate` (CrawlwebConfig.ready): SQLite
 rebuilds a table to alter it (a later migration of Target, Page or LayerPlacement), and the rebuilt
 table has no trigger (nor an index its model does not name). When a trigger was missing, rows may
 have changed uncounted, so the tallies are counted afresh from the rows (one pass over them, with

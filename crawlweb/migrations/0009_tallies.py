@@ -22,7 +22,7 @@ def drop(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('crawlweb', '0007_login_failures_table'),
+        ('crawlweb', '0008_crawl_runner'),
         ('frontier', '0007_target_origin_sitemap'),  # the triggers watch its tables
     ]
 
