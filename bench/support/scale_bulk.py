@@ -48,6 +48,7 @@ from django.utils import timezone  # noqa: E402
 from crawlweb.models import Crawl, Host, Page, Site  # noqa: E402
 from crawlweb.services.leasing import lease_batch  # noqa: E402
 from crawlweb.tallies.fold import fold_tallies  # noqa: E402
+from crawlweb.tallies.triggers import TALLY_TABLES  # noqa: E402
 from frontier.models import Target  # noqa: E402
 
 TARGETS_PER_HOST = 25
@@ -103,8 +104,11 @@ def populate(targets: int, pages: int) -> tuple[Crawl, dict]:
     spent["tallies folded"] = time.perf_counter() - started
     started = time.perf_counter()
     with connection.cursor() as cursor:
+        # the fold deleted a delta per host and per site: what autovacuum does next (the tally tables
+        # are vacuumed after 10,000 dead rows) is done here, so the timings do not depend on its turn
+        cursor.execute(f"VACUUM {', '.join(TALLY_TABLES)}")
         cursor.execute("ANALYZE")
-    spent["analyze"] = time.perf_counter() - started
+    spent["vacuum, analyze"] = time.perf_counter() - started
     return crawl, spent
 
 

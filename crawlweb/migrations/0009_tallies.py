@@ -9,6 +9,7 @@ from crawlweb.tallies import triggers
 
 
 def install_and_count(apps, schema_editor):
+    triggers.tune_autovacuum(schema_editor.connection)
     triggers.ensure_fetched_index(schema_editor.connection)
     triggers.install(schema_editor.connection)
     triggers.recount(schema_editor.connection)

@@ -53,6 +53,18 @@ def missing(connection) -> list[str]:
     return [name for name, _table in trigger_sql.expected_triggers(connection.vendor) if name not in present]
 
 
+def tune_autovacuum(connection) -> None:
+    """PostgreSQL: vacuum a tally table after 10,000 dead rows, whatever its size. Folds delete deltas
+    all the time; left to the default (a fifth of the table), the deltas' index of a crawl with 200,000
+    hosts carried tens of thousands of dead entries, and a read of its few live ones took 55 ms, not 8."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for table in TALLY_TABLES:
+            cursor.execute(f"ALTER TABLE {table} SET (autovacuum_vacuum_scale_factor = 0, "
+                           "autovacuum_vacuum_threshold = 10000)")
+
+
 def ensure_fetched_index(connection) -> None:
     with connection.cursor() as cursor:
         if FETCHED_INDEX in connection.introspection.get_constraints(cursor, "frontier_target"):
