@@ -93,6 +93,10 @@ def database_from_url(name: str, url: str | None, sqlite_path: Path) -> dict:
         if not database:
             raise SettingError(f"{name}={url!r} names no database (expected postgres://user@host:5432/dbname)")
         options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        # No JIT compilation unless the URL asks for it (?options=...): it paid off for none of the
+        # project's statements and cost 1.2-1.6 s per lease batch and 80-160 ms per dashboard poll at
+        # 5M Targets, whose plans pass jit_above_cost through per-host subplans (docs/scale.md).
+        options.setdefault("options", "-c jit=off")
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": database,

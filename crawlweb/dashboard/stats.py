@@ -1,9 +1,10 @@
 """The crawl list's numbers (the dashboard's index): Targets by state and sites seen, for every
-listed crawl at once, each figure one grouped query over the rows behind it, so the list costs the
-same few queries for one crawl or fifty (one query per crawl and figure made it slow)."""
-from django.db.models import Count
+listed crawl at once, read from the crawls' tallies (crawlweb.tallies) in one grouped statement
+each, so the list costs the same few queries for one crawl or fifty, and for a crawl of millions."""
+from collections import Counter
 
-from crawlweb.models import Page
+from crawlweb.tallies import reads
+from crawlweb.tallies.fold import fold_if_many
 from frontier.models import Target
 
 
@@ -13,12 +14,13 @@ def crawl_list_counters(crawl_ids: list[int]) -> dict[int, dict]:
     counters = {pk: {"targets": dict.fromkeys(Target.State.values, 0), "sites": 0} for pk in crawl_ids}
     if not crawl_ids:
         return counters
-    by_state = (Target.objects.filter(crawl_id__in=crawl_ids).order_by().values_list("crawl_id", "state")
-                .annotate(n=Count("id")))
-    for crawl_id, state, n in by_state:
-        counters[crawl_id]["targets"][state] = n
-    sites = (Page.objects.filter(crawl_id__in=crawl_ids).order_by().values_list("crawl_id")
-             .annotate(n=Count("site", distinct=True)))
-    for crawl_id, n in sites:
+    deltas: Counter = Counter()
+    for row in reads.target_groups(crawl_ids, "crawl_id", "state"):
+        counters[row["crawl_id"]]["targets"][row["state"]] = row["n"]
+        deltas[row["crawl_id"]] += row["deltas"]
+    sites, summed = reads.member_counts(crawl_ids, (reads.SITE_PAGES,))
+    for (crawl_id, _figure), n in sites.items():
         counters[crawl_id]["sites"] = n
+    deltas.update(summed)
+    fold_if_many(deltas)
     return counters

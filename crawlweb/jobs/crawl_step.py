@@ -15,7 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from django.conf import settings
 from rq import get_current_job
-from django.db import OperationalError
+from django.db import DatabaseError, OperationalError
 from django.db.models import Count, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -32,6 +32,7 @@ from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step,
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
+from crawlweb.tallies.fold import fold_tallies
 from frontier.models import Target
 
 log = logging.getLogger(__name__)
@@ -179,8 +180,18 @@ def _step(crawl: Crawl, owner: str) -> int:
     # Not reached when a store failed: what the step stored before is scored by the crawl-wide
     # pass (evaluation.followup), at the latest when the crawl finishes.
     run_step_followups(crawl, stored)
+    fold_step_tallies(crawl.pk)
     enqueue(crawl_step, crawl.pk)
     return leased
+
+
+def fold_step_tallies(crawl_id: int) -> None:
+    """Fold the counts the step's writes left as deltas (crawlweb.tallies), so the dashboard's reads stay
+    a few hundred rows. A fold that fails loses nothing (its deltas stay, and reads sum them): logged."""
+    try:
+        fold_tallies(crawl_id)
+    except DatabaseError:
+        log.exception("crawl %s: folding its tallies failed (the next step folds them)", crawl_id)
 
 
 def _come_back(under_way: list[Future]) -> tuple[list[Future], list[Future]]:
@@ -326,4 +337,5 @@ def _finish(crawl: Crawl, reason: str) -> None:
         state=Crawl.State.FINISHED, finished_at=timezone.now(), status_message=reason[:300])
     if finished:  # this step moved it: its follow-ups run once, here
         log.info("crawl %s finished: %s", crawl.pk, reason)
+        fold_step_tallies(crawl.pk)
         run_finish_followups(crawl)

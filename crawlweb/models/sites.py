@@ -36,6 +36,11 @@ class Host(models.Model):
 
     class Meta:
         ordering = ["name"]
+        indexes = [
+            # Hosts with a request in flight (the live panel's count, the admin's clock filter): the
+            # few whose busy_until is set, not a scan of every host.
+            models.Index(fields=["busy_until"], name="host_busy", condition=models.Q(busy_until__isnull=False)),
+        ]
 
     def __str__(self):
         return self.name
