@@ -10,8 +10,8 @@ now) moves ``wake_at`` earlier instead. Lowering needs the host's other Targets,
 (frontier.host_queues.refresh) on rows it holds locked. A third trigger copies a host's
 ``last_served_at`` into its rows, for the round-robin order.
 
-PostgreSQL: statement-level triggers over transition tables (one upsert per statement, grouped by
-row, whatever the number of Targets written); SQLite: row-level triggers.
+PostgreSQL: statement-level triggers over transition tables (one statement per statement, whatever
+the number of rows written); SQLite: row-level triggers.
 ``ensure_triggers`` creates the ones missing: migration 0008 calls it, and so does every ``migrate``
 (frontier.apps), because SQLite drops a table's triggers when a later migration rebuilds the table.
 """
@@ -69,12 +69,21 @@ CREATE TRIGGER frontier_hostqueue_raised AFTER UPDATE ON frontier_target
     "frontier_hostqueue_served": f"""
 CREATE OR REPLACE FUNCTION frontier_hostqueue_served() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE frontier_hostqueue SET served_at = COALESCE(NEW.last_served_at, '{NEVER}+00') WHERE host_id = NEW.id;
+    -- Rows a lease refreshed already have their time (host_queues.refresh): not written twice.
+    -- Rows another transaction holds (a placement raising them) keep their old time: waiting for
+    -- them here, while that transaction waits for a row this lease holds, would be a deadlock.
+    UPDATE frontier_hostqueue q SET served_at = s.served_at
+    FROM (SELECT r.id, COALESCE(n.last_served_at, '{NEVER}+00') AS served_at
+          FROM hosts_after n JOIN hosts_before o ON o.id = n.id JOIN frontier_hostqueue r ON r.host_id = n.id
+          WHERE n.last_served_at IS DISTINCT FROM o.last_served_at
+            AND r.served_at IS DISTINCT FROM COALESCE(n.last_served_at, '{NEVER}+00')
+          FOR UPDATE OF r SKIP LOCKED) AS s
+    WHERE q.id = s.id;
     RETURN NULL;
 END $$;
-CREATE TRIGGER frontier_hostqueue_served AFTER UPDATE OF last_served_at ON crawlweb_host
-    FOR EACH ROW WHEN (OLD.last_served_at IS DISTINCT FROM NEW.last_served_at)
-    EXECUTE FUNCTION frontier_hostqueue_served();
+CREATE TRIGGER frontier_hostqueue_served AFTER UPDATE ON crawlweb_host
+    REFERENCING OLD TABLE AS hosts_before NEW TABLE AS hosts_after
+    FOR EACH STATEMENT EXECUTE FUNCTION frontier_hostqueue_served();
 """,
 }
 
@@ -112,7 +121,8 @@ BEGIN {_SQLITE_UPSERT} END;
 CREATE TRIGGER frontier_hostqueue_served AFTER UPDATE OF last_served_at ON crawlweb_host
 WHEN NEW.last_served_at IS NOT OLD.last_served_at
 BEGIN
-    UPDATE frontier_hostqueue SET served_at = COALESCE(NEW.last_served_at, '{NEVER}') WHERE host_id = NEW.id;
+    UPDATE frontier_hostqueue SET served_at = COALESCE(NEW.last_served_at, '{NEVER}')
+    WHERE host_id = NEW.id AND served_at IS NOT COALESCE(NEW.last_served_at, '{NEVER}');
 END;
 """,
 }

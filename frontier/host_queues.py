@@ -5,69 +5,70 @@ triggers); lowering needs the host's remaining Targets, so it is done here, for 
 holds locked (SELECT … FOR UPDATE), and in a statement of its own: under READ COMMITTED that
 statement sees every Target committed by a writer that held the row before (a writer raising a
 row keeps it locked until it commits, and one coming after waits for this transaction, then raises
-what this one lowered).
+what this one lowered). The statement that found and locked the rows cannot be trusted for this:
+its snapshot is older than its locks. Rows are never deleted here: an empty row (nothing pending)
+is left out of the lease order's partial indexes, and a Target made pending fills it again.
+
+Each refresh reads, per row, the first entry of two indexes: the host's best pending Target
+(target_host_best, past the postponed ones above it) and its first postponed one (target_postponed).
+Both are computed with this worker's clock, so a row never loses a postponed Target to clock skew
+between the machines (or the database server) that wrote the Target and read it.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
 
-from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import Coalesce
+from django.db import connection
 
-from crawlweb.services.bulk_rows import update_columns
-from frontier.models import HostQueue, Target
+from frontier.models import HostQueue
 
-# The queue of a Target, as the triggers compute it (frontier.strategies.queues names the queues).
-QUEUE_OF_TARGET = Case(When(origin=Target.Origin.BACKLINK, then=Value(HostQueue.Queue.BACKLINK)),
-                       default=Value(HostQueue.Queue.FORWARD))
+# The pending Targets of row q (of its crawl, host and queue, as the triggers assign a Target to a
+# queue: frontier.strategies.queues), due now or postponed (one parameter each: now).
+_ROW_TARGETS = ("t.crawl_id = q.crawl_id AND t.host_id = q.host_id AND t.state = 'pending'"
+                " AND (CASE WHEN t.origin = 'backlink' THEN 'backlink' ELSE 'forward' END) = q.queue")
+ROW_TARGETS_DUE = _ROW_TARGETS + " AND (t.due_at IS NULL OR t.due_at <= %s)"
+ROW_TARGETS_POSTPONED = _ROW_TARGETS + " AND t.due_at > %s"
 # Rows refreshed before a batch because a postponed Target fell due: at most this many per batch
 # (the rest wait for the next batch), so a burst of retries cannot hold up one lease.
 WAKE_LIMIT = 500
 
+# A row's best Target due now (target_host_best, past the postponed ones above it) and its first
+# postponed one (target_postponed); a host leased now gets its served time in the same write.
+_REFRESH = f"""
+UPDATE frontier_hostqueue AS q SET
+    best_priority = (SELECT t.priority FROM frontier_target t WHERE {ROW_TARGETS_DUE}
+                     ORDER BY t.priority DESC LIMIT 1),
+    wake_at = (SELECT t.due_at FROM frontier_target t WHERE {ROW_TARGETS_POSTPONED} ORDER BY t.due_at LIMIT 1)
+    {{served}}
+WHERE q.id IN ({{rows}})
+"""
 
-def pending_of_row() -> QuerySet:
-    """The pending Targets of the outer HostQueue row (its crawl, host and queue)."""
-    return (Target.objects.annotate(queue=QUEUE_OF_TARGET)
-            .filter(crawl_id=OuterRef("crawl_id"), host_id=OuterRef("host_id"), queue=OuterRef("queue"),
-                    state=Target.State.PENDING))
 
-
-def due(now: datetime) -> Q:
-    return Q(due_at__isnull=True) | Q(due_at__lte=now)
-
-
-def refresh(row_ids: Iterable[int], now: datetime) -> int:
+def refresh(row_ids: Iterable[int], now: datetime, served: Iterable[int] = ()) -> int:
     """In the caller's transaction, set each row (locked by the caller) to its Targets: the best
-    priority due now, and when the first better postponed one falls due; a row with no pending
-    Target left is deleted. Returns how many rows were written or deleted."""
+    priority of those due now and the earliest due time of those postponed (None when there are
+    none: a row with neither stays, empty, until a Target raises it again). Rows in ``served``
+    (hosts leased now) get ``served_at`` now, in the same write the host's trigger would make.
+    One UPDATE; returns how many rows it wrote."""
     row_ids = sorted(set(row_ids))
     if not row_ids:
         return 0
-    best = Subquery(pending_of_row().filter(due(now)).order_by("-priority").values("priority")[:1])
-    # Postponed Targets at or above the best due one: the row must be raised when the first is due.
-    wake = Subquery(pending_of_row().filter(due_at__gt=now, priority__gte=Coalesce(OuterRef("fresh_best"),
-                                                                                    Value(float("-inf"))))
-                    .order_by("due_at").values("due_at")[:1])
-    rows = (HostQueue.objects.filter(pk__in=row_ids).annotate(fresh_best=best).annotate(fresh_wake=wake)
-            .values_list("pk", "best_priority", "wake_at", "fresh_best", "fresh_wake"))
-    gone, best_of, wake_of = [], {}, {}
-    for pk, stored_best, stored_wake, fresh_best, fresh_wake in rows:
-        if fresh_best is None and fresh_wake is None:
-            gone.append(pk)
-        elif (stored_best, stored_wake) != (fresh_best, fresh_wake):
-            best_of[pk], wake_of[pk] = fresh_best, fresh_wake
-    if gone:
-        HostQueue.objects.filter(pk__in=gone).delete()
-    if best_of:
-        update_columns(HostQueue, {"best_priority": best_of, "wake_at": wake_of})
-    return len(gone) + len(best_of)
+    when = connection.ops.adapt_datetimefield_value(now)
+    served = sorted(set(served))
+    served_sql = ""
+    params: list = [when, when]
+    if served:
+        served_sql = f", served_at = CASE WHEN q.id IN ({', '.join(['%s'] * len(served))}) THEN %s ELSE q.served_at END"
+        params += [*served, when]
+    with connection.cursor() as cursor:
+        cursor.execute(_REFRESH.format(served=served_sql, rows=", ".join(["%s"] * len(row_ids))), params + row_ids)
+        return cursor.rowcount
 
 
 def wake_due_rows(crawl_id: int, now: datetime) -> int:
-    """In the caller's transaction, refresh the crawl's rows whose postponed Targets have fallen due
-    (those no other transaction holds)."""
-    woken = list(HostQueue.objects.select_for_update(skip_locked=True)
-                 .filter(crawl_id=crawl_id, wake_at__lte=now).order_by("wake_at").values_list("pk", flat=True)
-                 [:WAKE_LIMIT])
-    return refresh(woken, now)
+    """In the caller's transaction, refresh the crawl's rows whose postponed Targets have fallen
+    due (those no other transaction holds)."""
+    woken = (HostQueue.objects.select_for_update(skip_locked=True)
+             .filter(crawl_id=crawl_id, wake_at__lte=now).order_by("wake_at").values_list("pk", flat=True))
+    return refresh(list(woken[:WAKE_LIMIT]), now)

@@ -26,12 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import F, Q, Subquery
+from django.db import connection
+from django.db.models import Q
 
 from crawlweb.models import Crawl
 from frontier.best_first import BestFirst
-from frontier.host_queues import due, pending_of_row
-from frontier.models import HostQueue
+from frontier.host_queues import ROW_TARGETS_DUE
 
 # Rows read per chunk beyond the batch asked: a row or two above its Targets costs no second round
 # trip. Few: the rows read stay locked until the batch commits, out of other workers' reach.
@@ -39,37 +39,63 @@ CHUNK_MARGIN = 2
 # Rows read (free, unlocked hosts) at most per batch.
 MAX_ROWS = 1_000
 
+# One chunk of the crawl's rows in lease order, past the hosts that are not free, each with its host's
+# best Target due now (the first entry of target_host_best). SQL rather than the ORM: a crawl step
+# asks it every batch, and Django took longer to build this statement than PostgreSQL to run it.
+_CHUNK = f"""
+SELECT q.id, q.host_id, q.best_priority, q.served_at,
+       (SELECT t.id FROM frontier_target t WHERE {ROW_TARGETS_DUE} ORDER BY t.priority DESC, t.id LIMIT 1),
+       (SELECT t.priority FROM frontier_target t WHERE {ROW_TARGETS_DUE} ORDER BY t.priority DESC, t.id LIMIT 1)
+FROM frontier_hostqueue q JOIN crawlweb_host h ON h.id = q.host_id
+WHERE q.crawl_id = %s AND q.best_priority IS NOT NULL {{queue}} {{after}}
+  AND (h.busy_until IS NULL OR h.busy_until < %s) AND (h.next_fetch_at IS NULL OR h.next_fetch_at <= %s)
+ORDER BY q.best_priority DESC, q.served_at, q.host_id
+LIMIT %s {{lock}}
+"""
+_AFTER = "AND q.best_priority <= %s AND (q.best_priority < %s OR q.served_at > %s OR (q.served_at = %s AND q.host_id > %s))"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A HostQueue row as the walk read it, with its host's best Target due now (None: nothing due)."""
+
+    id: int
+    host_id: int
+    best_priority: float
+    served_at: datetime
+    target_id: int | None
+    target_priority: float | None
+
 
 @dataclass
 class Walk:
-    chosen: list[HostQueue]  # best first; each with .host, .target_id
+    chosen: list[Row]  # best first
     stale: list[int]  # ids of rows read whose stored priority is not their best due Target's
     rows_read: int
 
 
-def host_free(now: datetime, lookahead: timedelta = timedelta(0), prefix: str = "") -> Q:
-    """Hosts with no request in flight whose politeness clock runs out by ``now + lookahead``."""
-    def q(**lookups) -> Q:
-        return Q(**{prefix + name: value for name, value in lookups.items()})
-    return ((q(busy_until__isnull=True) | q(busy_until__lt=now))
-            & (q(next_fetch_at__isnull=True) | q(next_fetch_at__lte=now + lookahead)))
+def host_free(now: datetime, lookahead: timedelta = timedelta(0)) -> Q:
+    """Hosts with no request in flight whose politeness clock runs out by ``now + lookahead``
+    (the walk's SQL says the same)."""
+    return ((Q(busy_until__isnull=True) | Q(busy_until__lt=now))
+            & (Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now + lookahead)))
 
 
 def walk(crawl: Crawl, queue: str | None, now: datetime, lookahead: timedelta, limit: int) -> Walk:
     """The hosts to lease from ``queue`` (a HostQueue.Queue name; None: both, a one-queue crawl),
-    locked until the caller's transaction ends."""
+    their rows and hosts locked until the caller's transaction ends."""
     best = BestFirst(limit)
     stale: list[int] = []
     size = limit + CHUNK_MARGIN
     read, after = 0, None
     while True:
-        rows = list(_chunk(crawl, queue, now, lookahead, after, size))
+        rows = _chunk(crawl.pk, queue, now, lookahead, after, size)
         read += len(rows)
         for row in rows:
             true_key = None if row.target_id is None else (-row.target_priority, row.served_at, row.host_id)
             best.offer(row.host_id, (-row.best_priority, row.served_at, row.host_id), true_key, row)
             if row.target_priority != row.best_priority:
-                stale.append(row.pk)
+                stale.append(row.id)
         if len(rows) < size:
             best.all_read()
             break
@@ -79,19 +105,20 @@ def walk(crawl: Crawl, queue: str | None, now: datetime, lookahead: timedelta, l
     return Walk(chosen=best.chosen(), stale=stale, rows_read=read)
 
 
-def _chunk(crawl: Crawl, queue: str | None, now: datetime, lookahead: timedelta, after: HostQueue | None,
-           size: int):
-    best_due = pending_of_row().filter(due(now)).order_by("-priority", "id")
-    rows = (HostQueue.objects.select_for_update(skip_locked=True, of=("self", "host")).select_related("host")
-            .filter(crawl_id=crawl.pk, best_priority__isnull=False)
-            .filter(host_free(now, lookahead, prefix="host__")))
+def _chunk(crawl_id: int, queue: str | None, now: datetime, lookahead: timedelta, after: Row | None,
+           size: int) -> list[Row]:
+    when = connection.ops.adapt_datetimefield_value
+    params: list = [when(now), when(now), crawl_id]
+    queue_sql = ""
     if queue is not None:
-        rows = rows.filter(queue=queue)
+        queue_sql, params = "AND q.queue = %s", params + [queue]
+    after_sql = ""
     if after is not None:  # the rows after the last one read, in lease order
-        rows = rows.filter(best_priority__lte=after.best_priority).filter(
-            Q(best_priority__lt=after.best_priority)
-            | Q(served_at__gt=after.served_at)
-            | Q(served_at=after.served_at, host_id__gt=after.host_id))
-    return (rows.annotate(target_id=Subquery(best_due.values("id")[:1]),
-                          target_priority=Subquery(best_due.values("priority")[:1]))
-            .order_by(F("best_priority").desc(), "served_at", "host_id")[:size])
+        served = when(after.served_at)
+        after_sql = _AFTER
+        params += [after.best_priority, after.best_priority, served, served, after.host_id]
+    params += [when(now), when(now + lookahead), size]
+    lock = "FOR UPDATE OF q, h SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    with connection.cursor() as cursor:
+        cursor.execute(_CHUNK.format(queue=queue_sql, after=after_sql, lock=lock), params)
+        return [Row(*values) for values in cursor.fetchall()]

@@ -96,18 +96,20 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
     with transaction.atomic():
         wake_due_rows(crawl.pk, now)
         found = walk(crawl, queue, now, lookahead, limit)
-        # Each host's best Target came with its row: one more statement reads them all.
-        targets = Target.objects.select_related("page").in_bulk([row.target_id for row in found.chosen])
+        # Each host's best Target came with its row: one more statement reads them, and their hosts.
+        targets = Target.objects.select_related("page", "host").in_bulk([row.target_id for row in found.chosen])
         # Only a script reads its linking page, and few Targets are scripts: most batches skip the query.
         wanted = {t.source_page_id for t in targets.values() if t.source_page_id and is_script_url(t.url)}
         sources = dict(Page.objects.filter(pk__in=wanted).values_list("pk", "url")) if wanted else {}
-        leases = [Lease(target=target, host=row.host, source_url=sources.get(target.source_page_id))
+        leases = [Lease(target=target, host=target.host, source_url=sources.get(target.source_page_id))
                   for row in found.chosen if (target := targets.get(row.target_id)) is not None]
         # A few statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
             state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)
-        # The leased hosts' rows fall to their next Target; rows found above their Targets, to those.
-        refresh([row.pk for row in found.chosen] + found.stale, now)
+        # The leased hosts' rows fall to their next Target (and are served now); rows found above
+        # their Targets, to those.
+        leased_rows = [row.id for row in found.chosen]
+        refresh(leased_rows + found.stale, now, served=leased_rows)
         Host.objects.filter(pk__in=[lease.host.pk for lease in leases]).update(busy_until=expires,
                                                                                last_served_at=now)
     for lease in leases:  # the rows as written above, without reading them back

@@ -16,10 +16,11 @@ class HostQueue(models.Model):
     many Targets and hosts the crawl has (docs/scale.md, "Frontier of millions").
 
     Database triggers (migration 0008) keep the row from falling behind its Targets: a Target made
-    pending, or given a higher priority, raises ``best_priority``; one postponed (``due_at``) sets
-    ``wake_at``. Nothing lowers it there: leasing does (frontier.host_queues.refresh), for the hosts
-    it leases and for rows it finds above their Targets. So ``best_priority`` is an upper bound of
-    the priority of the host's pending Targets due now, and exact for nearly every row.
+    pending, or given a higher priority, raises ``best_priority``; one postponed (``due_at``) moves
+    ``wake_at`` to its due time if earlier (leasing refreshes the row then). Nothing lowers it there:
+    leasing does (frontier.host_queues), for the hosts it leases and for rows it finds above their
+    Targets. So ``best_priority`` is an upper bound of the priority of the host's pending Targets due
+    now, and exact for nearly every row.
     """
 
     class Queue(models.TextChoices):
@@ -33,18 +34,20 @@ class HostQueue(models.Model):
     queue = models.CharField(max_length=10, choices=Queue.choices)
     best_priority = models.FloatField(null=True, help_text="At least the priority of every pending Target "
                                                            "due now (None: none is due before wake_at).")
-    wake_at = models.DateTimeField(null=True, help_text="A postponed Target better than best_priority "
-                                                        "falls due then: the row is refreshed.")
+    wake_at = models.DateTimeField(null=True, help_text="At or before the due time of each postponed Target: "
+                                                        "the row is refreshed then.")
     served_at = models.DateTimeField(default=NEVER_SERVED, help_text="The host's last_served_at (a trigger "
                                                                       "copies it), for the round-robin order.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["crawl", "host", "queue"], name="hostqueue_one_per_queue")]
         indexes = [
-            # the lease order of a two-queue crawl (one queue at a time) and of a one-queue crawl
+            # the lease order of a two-queue crawl (one queue at a time) and of a one-queue crawl;
+            # rows with nothing due are not in it
             models.Index(fields=["crawl", "queue", "-best_priority", "served_at", "host"],
-                         name="hostqueue_lease_order"),
-            models.Index(fields=["crawl", "-best_priority", "served_at", "host"], name="hostqueue_any_order"),
+                         name="hostqueue_lease_order", condition=Q(best_priority__isnull=False)),
+            models.Index(fields=["crawl", "-best_priority", "served_at", "host"], name="hostqueue_any_order",
+                         condition=Q(best_priority__isnull=False)),
             models.Index(fields=["crawl", "wake_at"], name="hostqueue_wake", condition=Q(wake_at__isnull=False)),
         ]
 

@@ -55,11 +55,13 @@ def test_a_postponed_target_sets_when_its_row_wakes_and_a_lease_handed_back_come
     assert row(crawl).best_priority == 0.4
 
 
-def test_a_host_with_no_pending_target_left_has_no_row():
+def test_a_host_with_no_pending_target_left_keeps_an_empty_row_a_new_target_fills():
     crawl = Crawl.objects.create(name="rows", page_budget=10)
     target(crawl, "a.html", priority=0.5)
-    [lease] = lease_batch(crawl, "w1", 10, 60)
-    assert row(crawl) is None
+    lease_batch(crawl, "w1", 10, 60)
+    assert (row(crawl).best_priority, row(crawl).wake_at) == (None, None)
+    target(crawl, "b.html", priority=0.1)
+    assert row(crawl).best_priority == 0.1
 
 
 def test_triggers_a_rebuilt_table_lost_are_made_again():

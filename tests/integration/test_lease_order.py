@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import lease_batch, next_lease_in, release_hosts
+from crawlweb.services.leasing import claim_host, lease_batch, next_lease_in, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import HostQueue, Target
 
@@ -50,6 +50,14 @@ def test_hosts_go_by_their_best_target_then_least_recently_served():
     assert leased(crawl, 10) == [("e", 0.3), ("a", 0.2), ("c", 0.1)]
     free_all()
     assert leased(crawl, 10) == []
+
+
+def test_a_host_served_outside_a_crawl_step_goes_behind_its_equals():
+    """A detector's fetch or a deep-page check claims a host too (claim_host): it counts as served."""
+    crawl = crawl_with({"a": [0.5], "b": [0.5]})
+    assert claim_host(host("a"), 0.0)
+    release_hosts([(host("a").pk, 0.0, None)])
+    assert leased(crawl, 1) == [("b", 0.5)]
 
 
 def test_hosts_busy_or_waiting_for_their_clock_are_passed_over():
