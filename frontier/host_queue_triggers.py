@@ -8,7 +8,9 @@ They only raise: a Target made pending (inserted, or updated from another state)
 priority or another queue raises its row's ``best_priority``; one postponed (``due_at`` later than
 now) moves ``wake_at`` earlier instead. Lowering needs the host's other Targets, so leasing does it
 (frontier.host_queues.refresh) on rows it holds locked. A third trigger copies a host's
-``last_served_at`` into its rows, for the round-robin order.
+``last_served_at`` into its rows, for the round-robin order, and wakes its rows asleep past its
+politeness clock if the clock is set back (leasing puts the rows of hosts waiting for their clocks
+to sleep).
 
 PostgreSQL: statement-level triggers over transition tables (one statement per statement, whatever
 the number of rows written); SQLite: row-level triggers.
@@ -66,12 +68,13 @@ CREATE TRIGGER frontier_hostqueue_raised AFTER UPDATE ON frontier_target
     REFERENCING OLD TABLE AS before_update NEW TABLE AS after_update
     FOR EACH STATEMENT EXECUTE FUNCTION frontier_hostqueue_raised();
 """,
-    "frontier_hostqueue_served": f"""
-CREATE OR REPLACE FUNCTION frontier_hostqueue_served() RETURNS trigger LANGUAGE plpgsql AS $$
+    "frontier_hostqueue_host": f"""
+CREATE OR REPLACE FUNCTION frontier_hostqueue_host() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- Rows a lease refreshed already have their time (host_queues.refresh): not written twice.
-    -- Rows another transaction holds (a placement raising them) keep their old time: waiting for
-    -- them here, while that transaction waits for a row this lease holds, would be a deadlock.
+    -- A host served: its rows' round-robin time. Rows a lease refreshed already have it
+    -- (host_queues.refresh): not written twice. Rows another transaction holds (a placement
+    -- raising them) keep their old time: waiting for them here, while that transaction waits for
+    -- a row this lease holds, would be a deadlock.
     UPDATE frontier_hostqueue q SET served_at = s.served_at
     FROM (SELECT r.id, COALESCE(n.last_served_at, '{NEVER}+00') AS served_at
           FROM hosts_after n JOIN hosts_before o ON o.id = n.id JOIN frontier_hostqueue r ON r.host_id = n.id
@@ -79,11 +82,18 @@ BEGIN
             AND r.served_at IS DISTINCT FROM COALESCE(n.last_served_at, '{NEVER}+00')
           FOR UPDATE OF r SKIP LOCKED) AS s
     WHERE q.id = s.id;
+    -- A politeness clock set back (by hand, a repair): rows asleep past it wake with it. A crawl
+    -- only moves clocks later, so this finds no row there.
+    UPDATE frontier_hostqueue q SET asleep_until = CASE WHEN n.next_fetch_at > now() THEN n.next_fetch_at END
+    FROM hosts_after n JOIN hosts_before o ON o.id = n.id
+    WHERE q.host_id = n.id AND q.asleep_until IS NOT NULL
+      AND n.next_fetch_at IS DISTINCT FROM o.next_fetch_at
+      AND (n.next_fetch_at IS NULL OR q.asleep_until > n.next_fetch_at);
     RETURN NULL;
 END $$;
-CREATE TRIGGER frontier_hostqueue_served AFTER UPDATE ON crawlweb_host
+CREATE TRIGGER frontier_hostqueue_host AFTER UPDATE ON crawlweb_host
     REFERENCING OLD TABLE AS hosts_before NEW TABLE AS hosts_after
-    FOR EACH STATEMENT EXECUTE FUNCTION frontier_hostqueue_served();
+    FOR EACH STATEMENT EXECUTE FUNCTION frontier_hostqueue_host();
 """,
 }
 
@@ -117,12 +127,15 @@ WHEN NEW.state = 'pending'
           OR NEW.host_id <> OLD.host_id OR NEW.due_at IS NOT OLD.due_at)
 BEGIN {_SQLITE_UPSERT} END;
 """,
-    "frontier_hostqueue_served": f"""
-CREATE TRIGGER frontier_hostqueue_served AFTER UPDATE OF last_served_at ON crawlweb_host
-WHEN NEW.last_served_at IS NOT OLD.last_served_at
+    "frontier_hostqueue_host": f"""
+CREATE TRIGGER frontier_hostqueue_host AFTER UPDATE OF last_served_at, next_fetch_at ON crawlweb_host
+WHEN NEW.last_served_at IS NOT OLD.last_served_at OR NEW.next_fetch_at IS NOT OLD.next_fetch_at
 BEGIN
     UPDATE frontier_hostqueue SET served_at = COALESCE(NEW.last_served_at, '{NEVER}')
     WHERE host_id = NEW.id AND served_at IS NOT COALESCE(NEW.last_served_at, '{NEVER}');
+    UPDATE frontier_hostqueue SET asleep_until = CASE WHEN NEW.next_fetch_at > {_SQLITE_NOW} THEN NEW.next_fetch_at END
+    WHERE host_id = NEW.id AND asleep_until IS NOT NULL
+      AND (NEW.next_fetch_at IS NULL OR asleep_until > NEW.next_fetch_at);
 END;
 """,
 }
@@ -160,7 +173,7 @@ def drop_triggers(connection) -> None:
     with connection.cursor() as cursor:
         for name in triggers_for(connection.vendor):
             if connection.vendor == "postgresql":
-                table = "crawlweb_host" if name.endswith("served") else "frontier_target"
+                table = "crawlweb_host" if name.endswith("host") else "frontier_target"
                 cursor.execute(f"DROP TRIGGER IF EXISTS {name} ON {table}; DROP FUNCTION IF EXISTS {name}();")
             else:
                 cursor.execute(f"DROP TRIGGER IF EXISTS {name}")

@@ -94,7 +94,7 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
     lookahead = timedelta(seconds=settings.CRAWLER_LEASE_LOOKAHEAD)
     expires = now + timedelta(seconds=lease_seconds)
     with transaction.atomic():
-        wake_due_rows(crawl.pk, now)
+        wake_due_rows(crawl.pk, now, lookahead)
         found = walk(crawl, queue, now, lookahead, limit)
         # Each host's best Target came with its row: one more statement reads them, and their hosts.
         targets = Target.objects.select_related("page", "host").in_bulk([row.target_id for row in found.chosen])
@@ -106,10 +106,10 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         # A few statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
             state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)
-        # The leased hosts' rows fall to their next Target (and are served now); rows found above
-        # their Targets, to those.
+        # The leased hosts' rows fall to their next Target and are served now; rows found above
+        # their Targets fall to those; rows of hosts found waiting for their clocks sleep till then.
         leased_rows = [row.id for row in found.chosen]
-        refresh(leased_rows + found.stale, now, served=leased_rows)
+        refresh(leased_rows + found.stale + list(found.asleep), now, served=leased_rows, asleep=found.asleep)
         Host.objects.filter(pk__in=[lease.host.pk for lease in leases]).update(busy_until=expires,
                                                                                last_served_at=now)
     for lease in leases:  # the rows as written above, without reading them back

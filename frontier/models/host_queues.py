@@ -5,6 +5,8 @@ from django.db.models import Q
 
 # served_at of a host never served: before every real time, as a NULL last_served_at sorts first.
 NEVER_SERVED = datetime(1970, 1, 1, tzinfo=timezone.utc)
+# The rows leasing walks (the condition of its indexes; lease_walk asks the same).
+LEASABLE = Q(best_priority__isnull=False, asleep_until__isnull=True)
 
 
 class HostQueue(models.Model):
@@ -21,6 +23,11 @@ class HostQueue(models.Model):
     leasing does (frontier.host_queues), for the hosts it leases and for rows it finds above their
     Targets. So ``best_priority`` is an upper bound of the priority of the host's pending Targets due
     now, and exact for nearly every row.
+
+    A host busy or waiting for its politeness clock is taken out of the order until it is free
+    (``asleep_until``): when it is leased, released (leasing.release_hosts) or found not free by a
+    walk. So the hosts at the top of the order that wait for their clocks, as the hosts a crawl is
+    busy with do, cost nothing to the next batches.
     """
 
     class Queue(models.TextChoices):
@@ -38,17 +45,22 @@ class HostQueue(models.Model):
                                                         "the row is refreshed then.")
     served_at = models.DateTimeField(default=NEVER_SERVED, help_text="The host's last_served_at (a trigger "
                                                                       "copies it), for the round-robin order.")
+    asleep_until = models.DateTimeField(null=True, help_text="The host is busy or waits for its politeness clock "
+                                                             "until then: the row is out of the lease order.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["crawl", "host", "queue"], name="hostqueue_one_per_queue")]
         indexes = [
-            # the lease order of a two-queue crawl (one queue at a time) and of a one-queue crawl;
-            # rows with nothing due are not in it
+            # The lease order of a two-queue crawl (one queue at a time) and of a one-queue crawl.
+            # Rows with nothing due, and rows of hosts known to be busy or waiting, are not in it.
             models.Index(fields=["crawl", "queue", "-best_priority", "served_at", "host"],
-                         name="hostqueue_lease_order", condition=Q(best_priority__isnull=False)),
+                         name="hostqueue_lease_order", condition=LEASABLE),
             models.Index(fields=["crawl", "-best_priority", "served_at", "host"], name="hostqueue_any_order",
-                         condition=Q(best_priority__isnull=False)),
+                         condition=LEASABLE),
+            # rows to refresh before a batch: a postponed Target fell due, a host is free again
             models.Index(fields=["crawl", "wake_at"], name="hostqueue_wake", condition=Q(wake_at__isnull=False)),
+            models.Index(fields=["crawl", "asleep_until"], name="hostqueue_asleep",
+                         condition=Q(asleep_until__isnull=False)),
         ]
 
     def __str__(self):

@@ -67,7 +67,7 @@ def test_a_host_with_no_pending_target_left_keeps_an_empty_row_a_new_target_fill
 def test_triggers_a_rebuilt_table_lost_are_made_again():
     drop_triggers(connection)
     assert existing_triggers(connection) == set()
-    assert len(ensure_triggers(connection)) == 3
+    assert len(ensure_triggers(connection)) == 3, "a Target inserted, a Target updated, a host updated"
     assert ensure_triggers(connection) == [], "the ones there are left alone"
     crawl = Crawl.objects.create(name="rows", page_budget=10)
     target(crawl, "a.html", priority=0.5)

@@ -72,6 +72,24 @@ def test_hosts_busy_or_waiting_for_their_clock_are_passed_over():
     assert [name for name, _ in leased(crawl, 6)] == [f"h{i:02d}" for i in range(0, 12, 2)]
 
 
+def test_hosts_waiting_for_their_clocks_leave_the_order_until_their_clocks_run_out():
+    """The hosts at the top, just served, wait for their clocks: one batch reads them and puts
+    them aside, the next ones do not read them again; a clock set back brings its host back."""
+    crawl = crawl_with({f"h{i:02d}": [1.0 - i / 100] for i in range(40)})
+    later = timezone.now() + timedelta(minutes=5)
+    waiting = [f"www.h{i:02d}.rs" for i in range(30)]
+    Host.objects.filter(name__in=waiting).update(next_fetch_at=later)
+    assert [name for name, _ in leased(crawl, 4)] == ["h30", "h31", "h32", "h33"]
+    asleep = HostQueue.objects.filter(crawl=crawl, asleep_until__isnull=False)
+    assert asleep.count() == 30 and {row.asleep_until for row in asleep} == {later}
+    with CaptureQueriesContext(connection) as captured:
+        assert [name for name, _ in leased(crawl, 4)] == ["h34", "h35", "h36", "h37"]
+    walk = next(q["sql"] for q in captured.captured_queries if "FROM frontier_hostqueue q JOIN" in q["sql"])
+    assert "asleep_until IS NULL" in walk
+    Host.objects.filter(name="www.h05.rs").update(next_fetch_at=None)
+    assert leased(crawl, 1) == [("h05", 0.95)]
+
+
 def test_a_batch_fills_from_further_down_when_the_top_rows_are_above_their_targets():
     """The best Targets of twenty hosts were finished outside leasing (their rows still say 1.0–0.81):
     the batch reads past them, takes the four best hosts with Targets due, and lowers those rows."""
