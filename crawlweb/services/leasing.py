@@ -109,7 +109,7 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         # The leased hosts' rows fall to their next Target and are served now; rows found above
         # their Targets fall to those; rows of hosts found waiting for their clocks sleep till then.
         leased_rows = [row.id for row in found.chosen]
-        refresh(leased_rows + found.stale + list(found.asleep), now, served=leased_rows, asleep=found.asleep)
+        refresh(leased_rows + found.stale, now, served=leased_rows, asleep=found.asleep)
         Host.objects.filter(pk__in=[lease.host.pk for lease in leases]).update(busy_until=expires,
                                                                                last_served_at=now)
     for lease in leases:  # the rows as written above, without reading them back

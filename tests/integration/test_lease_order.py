@@ -2,6 +2,7 @@
 least recently served; hosts busy or waiting for their politeness clock passed over; postponed
 Targets wait for their time; a batch fills from further down when the rows at the top are above
 their Targets; and its cost does not grow with the frontier."""
+import time
 from datetime import timedelta
 
 import pytest
@@ -88,6 +89,17 @@ def test_hosts_waiting_for_their_clocks_leave_the_order_until_their_clocks_run_o
     assert "asleep_until IS NULL" in walk
     Host.objects.filter(name="www.h05.rs").update(next_fetch_at=None)
     assert leased(crawl, 1) == [("h05", 0.95)]
+
+
+def test_a_host_whose_clock_runs_out_and_a_retry_that_falls_due_are_leased_then(settings):
+    settings.CRAWLER_LEASE_LOOKAHEAD = 0.0
+    crawl = crawl_with({"a": [0.9], "b": [0.8]})
+    soon = timezone.now() + timedelta(seconds=0.5)
+    Host.objects.filter(name="www.a.rs").update(next_fetch_at=soon)
+    Target.objects.filter(crawl=crawl, priority=0.8).update(due_at=soon)
+    assert leased(crawl, 10) == []
+    time.sleep(max(0.0, (soon - timezone.now()).total_seconds()) + 0.05)
+    assert leased(crawl, 10) == [("a", 0.9), ("b", 0.8)]
 
 
 def test_a_batch_fills_from_further_down_when_the_top_rows_are_above_their_targets():
