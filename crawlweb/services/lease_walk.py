@@ -42,9 +42,10 @@ CHUNK_MARGIN = 2
 # Rows read (unlocked by other workers) at most per batch.
 MAX_ROWS = 1_000
 
-# One chunk of the crawl's rows in lease order, past the hosts that are not free, each with its host's
-# best Target due now (the first entry of target_host_best). SQL rather than the ORM: a crawl step
-# asks it every batch, and Django took longer to build this statement than PostgreSQL to run it.
+# One chunk of the crawl's awake rows in lease order (index hostqueue_any_order or _lease_order), each
+# with its host's best Target due now (the first entry of target_host_best), whether the host has a
+# request in flight and whether it waits for its clock past the look-ahead. SQL rather than the ORM:
+# a crawl step asks it every batch, and Django took longer to build it than PostgreSQL to run it.
 _CHUNK = f"""
 SELECT q.id, q.host_id, q.best_priority, q.served_at,
        (SELECT t.id FROM frontier_target t WHERE {ROW_TARGETS_DUE} ORDER BY t.priority DESC, t.id LIMIT 1),
