@@ -39,7 +39,9 @@ from frontier.host_queues import ROW_TARGETS_DUE
 # Rows read per chunk beyond the batch asked: a row or two above its Targets costs no second round
 # trip. Few: the rows read stay locked until the batch commits, out of other workers' reach.
 CHUNK_MARGIN = 2
-# Rows read (unlocked by other workers) at most per batch.
+# A chunk after the first is twice the one before, up to MAX_CHUNK rows; at most MAX_ROWS rows
+# (unlocked by other workers) are read per batch.
+MAX_CHUNK = 256
 MAX_ROWS = 1_000
 
 # One chunk of the crawl's awake rows in lease order (index hostqueue_any_order or _lease_order), each
@@ -104,6 +106,8 @@ def walk(crawl: Crawl, queue: str | None, now: datetime, lookahead: timedelta, l
     size = limit + CHUNK_MARGIN
     read, after = 0, None
     while True:
+        if after is not None:  # the last chunk held hosts not to lease: fewer round trips past them
+            size = min(2 * size, MAX_CHUNK)
         rows = _chunk(crawl.pk, queue, now, lookahead, after, size)
         read += len(rows)
         for row in rows:
