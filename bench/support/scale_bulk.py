@@ -13,6 +13,9 @@ INSERTs as they count a crawl's, and the deltas are folded as a crawl step folds
 - lease: the project's crawlweb.services.leasing.lease_batch (CRAWLER_BATCH_SIZE, as a crawl step
   asks), ROUNDS times; each batch's Targets are then marked done and its hosts given a politeness
   wait, as a crawl step would leave them (untimed);
+- placement: crawlweb.services.targets.add_new_targets with the links of one crawl step's batch
+  (CRAWLER_BATCH_SIZE pages of LINKS_PER_PAGE links, a quarter of them URLs the crawl already has),
+  ROUNDS times;
 - dashboard: each dashboard page of the crawl through Django's test client as a staff user, with the
   figure cache off (DASHBOARD_CACHE_SECONDS=0), so every request counts.
 When a p95 is over its target, the slowest statements of one more call are run under EXPLAIN ANALYZE
@@ -46,12 +49,15 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from crawlweb.models import Crawl, Host, Page, Site  # noqa: E402
+from crawlweb.crawler.candidates import Candidate  # noqa: E402
 from crawlweb.services.leasing import lease_batch  # noqa: E402
+from crawlweb.services.targets import NewTarget, add_new_targets  # noqa: E402
 from crawlweb.tallies.fold import fold_tallies  # noqa: E402
 from crawlweb.tallies.triggers import TALLY_TABLES  # noqa: E402
 from frontier.models import Target  # noqa: E402
 
 TARGETS_PER_HOST = 25
+LINKS_PER_PAGE = 40
 LEASE_TARGET_MS, DASHBOARD_TARGET_MS = 50.0, 300.0
 EMPTY_BY_TYPE = {"character varying": "''", "text": "''", "integer": "0", "bigint": "0", "smallint": "0",
                  "double precision": "0", "boolean": "false", "jsonb": "'{}'::jsonb",
@@ -124,6 +130,39 @@ def time_leases(crawl: Crawl, rounds: int) -> list[float]:
     return timings
 
 
+def step_links(round_number: int, pages: int, hosts: int, targets: int) -> list[NewTarget]:
+    """The links of one step's pages, as its storing turns them into Targets: per page, half new URLs
+    of its own host, a quarter URLs the crawl has (the bulk Targets' URLs), a quarter new URLs of
+    other hosts."""
+    links = []
+    for page in range(pages):
+        seed = (round_number * pages + page) * 7919
+        home = seed % hosts + 1
+        for i in range(LINKS_PER_PAGE):
+            if i % 4 == 0:
+                n = (seed + i * 104729) % targets + 1  # a bulk Target's URL: host n % hosts + 1
+                url = f"http://www.site{n % hosts + 1}.rs/p{n}.html"
+            elif i % 4 == 1:
+                url = f"http://www.site{(home + i * 31) % hosts + 1}.rs/new/{round_number}/{page}/{i}.html"
+            else:
+                url = f"http://www.site{home}.rs/new/{round_number}/{page}/{i}.html"
+            links.append(NewTarget(Candidate(url), "forward", depth=3))
+    return links
+
+
+def time_placement(crawl: Crawl, rounds: int, targets: int) -> list[float]:
+    hosts = max(1, targets // TARGETS_PER_HOST)
+    add_new_targets(crawl, step_links(rounds, 1, hosts, targets))  # imports and caches, untimed
+    timings = []
+    for number in range(rounds):
+        links = step_links(number, settings.CRAWLER_BATCH_SIZE, hosts, targets)
+        started = time.perf_counter()
+        with transaction.atomic():
+            add_new_targets(crawl, links)
+        timings.append((time.perf_counter() - started) * 1000.0)
+    return timings
+
+
 def dashboard_pages(crawl_id: int) -> list[tuple[str, str, bool]]:
     return [("index", "/", False), ("crawl page", f"/crawls/{crawl_id}/", False),
             ("crawl status partial", f"/crawls/{crawl_id}/", True),
@@ -181,11 +220,17 @@ def main() -> None:
     leases = time_leases(crawl, args.rounds)
     lease_p95 = percentile(leases, 0.95)
     print(f"lease_batch of {settings.CRAWLER_BATCH_SIZE} over {args.targets:,} Targets: p50 "
-          f"{statistics.median(leases):.1f} ms, p95 {lease_p95:.1f} ms, max {max(leases):.1f} ms ({args.rounds} batches)")
+          f"{statistics.median(leases):.1f} ms, p95 {lease_p95:.1f} ms, max {max(leases):.1f} ms ({args.rounds} batches)",
+          flush=True)
     if lease_p95 > LEASE_TARGET_MS and not args.no_explain:
         print(f"lease p95 over {LEASE_TARGET_MS:.0f} ms; slowest statements of one more batch:")
         explain_slowest(lambda: lease_batch(crawl, "bench-explain", settings.CRAWLER_BATCH_SIZE,
                                             settings.CRAWLER_LEASE_SECONDS))
+    placement = time_placement(crawl, args.rounds, args.targets)
+    place_p95 = percentile(placement, 0.95)
+    print(f"add_new_targets of a step's {settings.CRAWLER_BATCH_SIZE * LINKS_PER_PAGE:,} links over {args.targets:,} "
+          f"Targets: p50 {statistics.median(placement):.1f} ms, p95 {place_p95:.1f} ms, max {max(placement):.1f} ms",
+          flush=True)
     pages = time_dashboard(crawl, max(4, args.rounds // 3))
     worst = max(pages, key=lambda label: percentile(pages[label], 0.95))
     for label, values in pages.items():
@@ -198,7 +243,8 @@ def main() -> None:
         client.force_login(User.objects.get(username="scale-operator"))
         print(f"dashboard p95 over {DASHBOARD_TARGET_MS:.0f} ms ({worst}); slowest statements of one more request:")
         explain_slowest(lambda: client.get(path, **({"HTTP_HX_REQUEST": "true"} if htmx else {})))
-    print(json.dumps({"lease_p95_ms": lease_p95, "dashboard_p95_ms": dashboard_p95, "dashboard_worst": worst,
+    print(json.dumps({"lease_p95_ms": lease_p95, "place_p95_ms": place_p95,
+                      "dashboard_p95_ms": dashboard_p95, "dashboard_worst": worst,
                       "targets": args.targets, "pages": args.pages}))
 
 

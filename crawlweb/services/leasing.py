@@ -8,11 +8,12 @@ SQLite ignores FOR UPDATE; there the IMMEDIATE transaction mode serializes write
 
 Hosts are taken best Target first, then least recently served, one Target per host per batch,
 and never before the host's politeness clock allows: one big site cannot starve the others.
+Which hosts, lease_walk finds from the crawl's HostQueue rows (one per host and queue, holding the
+host's best pending priority), so a batch costs the same at 5,000,000 Targets as at 5,000.
 
 A Target whose lease ran out is made pending again before each batch is leased, so that the
 per-host question is only "the best pending Target", which is the first entry of an index
-(target_host_best). Asked with the expired leases in it, it read and sorted all of a host's
-Targets, once per free host and batch: a third of a crawl step's database time.
+(target_host_best).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Min, OuterRef, Q, Subquery, Value
+from django.db.models import F, Min, Q, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -31,7 +32,9 @@ from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.bulk_rows import case_by_id
-from frontier.models import Target
+from crawlweb.services.lease_walk import host_free, walk
+from frontier.host_queues import refresh, wake_due_rows
+from frontier.models import HostQueue, Target
 from frontier.strategies.queues import queue_order
 
 # claim_host: seconds added to two politeness intervals for the longest wait for a host, and
@@ -54,16 +57,6 @@ class Lease:
         return max(0.0, (due - timezone.now()).total_seconds()) if due is not None else 0.0
 
 
-def pending_and_due(now: datetime) -> Q:
-    """Pending Targets not postponed past ``now`` (retries, unreachable robots.txt)."""
-    return Q(state=Target.State.PENDING) & (Q(due_at__isnull=True) | Q(due_at__lte=now))
-
-
-def leasable(now: datetime) -> Q:
-    """Targets a worker may take: pending and due, or leased by a worker whose lease expired."""
-    return pending_and_due(now) | expired_lease(now)
-
-
 def expired_lease(now: datetime) -> Q:
     return Q(state=Target.State.LEASED, lease_expires_at__lt=now)
 
@@ -73,16 +66,10 @@ def in_flight(crawl: Crawl):
     return Target.objects.filter(crawl_id=crawl.pk, state=Target.State.LEASED, lease_expires_at__gte=timezone.now())
 
 
-def host_free(now: datetime, lookahead: timedelta = timedelta(0)) -> Q:
-    """Hosts with no request in flight whose politeness clock runs out by ``now + lookahead``."""
-    return ((Q(busy_until__isnull=True) | Q(busy_until__lt=now))
-            & (Q(next_fetch_at__isnull=True) | Q(next_fetch_at__lte=now + lookahead)))
-
-
 def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> list[Lease]:
     """Lease from the crawl's queues in the order its strategy wants (back/forward crawls have two)."""
     recover_expired_leases(crawl)
-    for queue in queue_order(crawl) or [Q()]:
+    for queue in queue_order(crawl) or [None]:
         leases = _lease_from(crawl, owner, limit, lease_seconds, queue)
         if leases:
             return leases
@@ -98,35 +85,31 @@ def recover_expired_leases(crawl: Crawl) -> int:
     return expired.update(state=Target.State.PENDING) if expired.exists() else 0
 
 
-def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: Q) -> list[Lease]:
+def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue: str | None) -> list[Lease]:
+    """Lease from one queue (a HostQueue.Queue name; None: every Target of a one-queue crawl)."""
     now = timezone.now()
     # Hosts whose politeness clock runs out within the look-ahead are leased now and their fetch
     # waits for that moment (Lease.wait_s): a host due a few milliseconds after a lease is not
     # left for the next step, which is what kept a polite crawl below its bound.
     lookahead = timedelta(seconds=settings.CRAWLER_LEASE_LOOKAHEAD)
     expires = now + timedelta(seconds=lease_seconds)
-    host_targets = (Target.objects.filter(pending_and_due(now) & queue, crawl_id=crawl.pk, host_id=OuterRef("pk"))
-                    .order_by("-priority", "id"))
-    leases: list[Lease] = []
     with transaction.atomic():
-        hosts = list(
-            Host.objects.select_for_update(skip_locked=True, of=("self",))
-            .annotate(best=Subquery(host_targets.values("priority")[:1]),
-                      best_target=Subquery(host_targets.values("id")[:1]))
-            .filter(best__isnull=False)
-            .filter(host_free(now, lookahead))
-            .order_by(F("best").desc(), F("last_served_at").asc(nulls_first=True), "id")[:limit]
-        )
-        # Each host's best Target came with the host row: one more statement reads them all.
-        targets = Target.objects.select_related("page").in_bulk([host.best_target for host in hosts])
+        wake_due_rows(crawl.pk, now, lookahead)
+        found = walk(crawl, queue, now, lookahead, limit)
+        # Each host's best Target came with its row: one more statement reads them, and their hosts.
+        targets = Target.objects.select_related("page", "host").in_bulk([row.target_id for row in found.chosen])
         # Only a script reads its linking page, and few Targets are scripts: most batches skip the query.
         wanted = {t.source_page_id for t in targets.values() if t.source_page_id and is_script_url(t.url)}
         sources = dict(Page.objects.filter(pk__in=wanted).values_list("pk", "url")) if wanted else {}
-        leases = [Lease(target=target, host=host, source_url=sources.get(target.source_page_id))
-                  for host in hosts if (target := targets.get(host.best_target)) is not None]
-        # Two statements for the whole batch, written before the host locks are released.
+        leases = [Lease(target=target, host=target.host, source_url=sources.get(target.source_page_id))
+                  for row in found.chosen if (target := targets.get(row.target_id)) is not None]
+        # A few statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(
             state=Target.State.LEASED, lease_owner=owner, lease_expires_at=expires, attempts=F("attempts") + 1)
+        # The leased hosts' rows fall to their next Target and are served now; rows found above
+        # their Targets fall to those; rows of hosts found waiting for their clocks sleep till then.
+        leased_rows = [row.id for row in found.chosen]
+        refresh(leased_rows + found.stale, now, served=leased_rows, asleep=found.asleep)
         Host.objects.filter(pk__in=[lease.host.pk for lease in leases]).update(busy_until=expires,
                                                                                last_served_at=now)
     for lease in leases:  # the rows as written above, without reading them back
@@ -192,16 +175,18 @@ def next_lease_in(crawl: Crawl) -> float | None:
     """Seconds until some open Target of the crawl may be leased; None when none is left.
 
     The earliest of: a host with due Targets becoming free, a postponed Target falling due,
-    a live lease ending (its worker finishes, or dies and the lease expires)."""
+    a live lease ending (its worker finishes, or dies and the lease expires). The first two are
+    read from the crawl's HostQueue rows, one per host, not from its Targets."""
     now = timezone.now()
     open_targets = Target.objects.filter(crawl_id=crawl.pk, state__in=(Target.State.PENDING, Target.State.LEASED))
     if not open_targets.exists():
         return None
+    rows = HostQueue.objects.filter(crawl_id=crawl.pk)
     moments = [
-        Host.objects.filter(targets__in=open_targets.filter(leasable(now))).aggregate(
+        Host.objects.filter(pk__in=rows.filter(best_priority__isnull=False).values("host_id")).aggregate(
             m=Min(Greatest(Coalesce("next_fetch_at", Value(now)), Coalesce("busy_until", Value(now)))))["m"],
-        open_targets.filter(state=Target.State.PENDING, due_at__gt=now).aggregate(m=Min("due_at"))["m"],
-        open_targets.filter(state=Target.State.LEASED, lease_expires_at__gte=now).aggregate(
-            m=Min("lease_expires_at"))["m"],
+        rows.aggregate(m=Min("wake_at"))["m"],
+        # a lease already expired counts as now: the next batch makes its Target pending again
+        open_targets.filter(state=Target.State.LEASED).aggregate(m=Min("lease_expires_at"))["m"],
     ]
     return max(0.0, min((m - now).total_seconds() for m in moments if m is not None))

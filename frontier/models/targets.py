@@ -1,4 +1,5 @@
 from django.db import models
+from django.db.models import Q
 
 
 class Target(models.Model):
@@ -58,6 +59,9 @@ class Target(models.Model):
             # A host's best pending Target is the first entry of this index (leasing.py asks
             # that once per free host and batch): no sort, no walk over its other Targets.
             models.Index(fields=["crawl", "host", "state", "-priority", "id"], name="target_host_best"),
+            # A host's postponed Targets (retries): when its HostQueue row must wake (frontier.host_queues).
+            models.Index(fields=["crawl", "host", "due_at"], name="target_postponed",
+                         condition=Q(state="pending", due_at__isnull=False)),
         ]
 
     def __str__(self):

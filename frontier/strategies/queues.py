@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from frontier.models import Target
+from frontier.models import HostQueue, Target
 
 BACKLINK_QUEUE = Q(origin=Target.Origin.BACKLINK)
 FORWARD_QUEUE = ~Q(origin=Target.Origin.BACKLINK)
 
 
-def queue_order(crawl) -> list[Q] | None:
-    """Queues to try for the next batch, most wanted first; None when the crawl has one queue."""
+def queue_order(crawl) -> list[str] | None:
+    """Queues to try for the next batch (HostQueue.Queue names), most wanted first; None when the
+    crawl has one queue."""
     from frontier.strategies.registry import strategy_class
     from frontier.strategies.settings import DiscoverySettings
 
@@ -35,5 +36,5 @@ def queue_order(crawl) -> list[Q] | None:
     share = want_back / (want_back + want_forward)
     # The queue whose share of fetched pages is below its wanted share goes first.
     if back < share * (total + 1):
-        return [BACKLINK_QUEUE, FORWARD_QUEUE]
-    return [FORWARD_QUEUE, BACKLINK_QUEUE]
+        return [HostQueue.Queue.BACKLINK, HostQueue.Queue.FORWARD]
+    return [HostQueue.Queue.FORWARD, HostQueue.Queue.BACKLINK]
