@@ -20,7 +20,7 @@
    pg_database_size and pg_total_relation_size per table, pgstattuple of the largest table, WARC bytes.
 5. The frontier of millions (bench/support/scale_bulk.py, database ``scalebench_bulk``): lease batch and
    dashboard p95 over --targets Targets and --bulk-pages pages (full 5,000,000 / 1,000,000; quick
-   200,000 / 50,000).
+   100,000 / 25,000).
 
 Keys of the last line (numbers only; -1 = not measured):
   pages              pages fetched (Crawl.pages_fetched) when the crawl ended or was stopped
@@ -73,11 +73,11 @@ def parse_args():
     parser.add_argument("--strategy", help="crawl strategy (default: the crawl's default)")
     parser.add_argument("--modules", help="frontier modules, e.g. M01,M03")
     parser.add_argument("--host-interval", type=float, default=0.0)
-    parser.add_argument("--max-seconds", type=float, help="crawl time cap from the first page stored (full 1,800; quick 12)")
+    parser.add_argument("--max-seconds", type=float, help="crawl time cap from the first page stored (full 1,800; quick 10)")
     parser.add_argument("--drain", type=float, help="seconds for queued work after the crawl (full 120; quick 3)")
     parser.add_argument("--interval", type=float, help="seconds per line of the throughput curve (full 30; quick 2)")
-    parser.add_argument("--targets", type=int, help="Targets of the bulk measure (full 5,000,000; quick 200,000)")
-    parser.add_argument("--bulk-pages", type=int, help="pages of the bulk measure (full 1,000,000; quick 50,000)")
+    parser.add_argument("--targets", type=int, help="Targets of the bulk measure (full 5,000,000; quick 100,000)")
+    parser.add_argument("--bulk-pages", type=int, help="pages of the bulk measure (full 1,000,000; quick 25,000)")
     parser.add_argument("--no-bulk", action="store_true", help="skip the frontier-of-millions measure")
     parser.add_argument("--workers", choices=("split", "score-first"), default="split",
                         help="queue order of the 2 workers: split (one crawl-first, one score-first) or both "
@@ -86,8 +86,9 @@ def parse_args():
     args = parser.parse_args()
     full = {"budget": 100_000, "sites": 10_000, "largest": 5000, "max_seconds": 1800, "drain": 120,
             "interval": 30, "targets": 5_000_000, "bulk_pages": 1_000_000}
-    quick = {"budget": 1500, "sites": 400, "largest": 300, "max_seconds": 12, "drain": 3, "interval": 2,
-             "targets": 200_000, "bulk_pages": 50_000}
+    # quick: within 60 s on this machine at a load of ~4 (the bulk rows' making and folding is a third of it)
+    quick = {"budget": 1500, "sites": 400, "largest": 300, "max_seconds": 10, "drain": 3, "interval": 2,
+             "targets": 100_000, "bulk_pages": 25_000}
     for key, value in (quick if args.quick else full).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
