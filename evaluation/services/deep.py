@@ -90,6 +90,7 @@ def _record(check: DeepCheck, *, exists: bool | None, outcome: str, status: int 
 
 
 MAX_JOB_SECONDS = 60.0  # a job hands the rest of its guesses to the next one (other jobs get their turn)
+MAX_IDLE_SECONDS = 5.0  # no host of the job free for this long: leave the rest to a later job
 HOST_WAIT_NOTE = "waiting: host busy or its politeness clock"
 
 
@@ -111,7 +112,7 @@ def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
             queue.append(check)
     for queue in turns.values():
         queue.reverse()  # pop() from the end: the guesses in the order they were made
-    done, deadline = 0, time.monotonic() + MAX_JOB_SECONDS
+    done, deadline, idle_since = 0, time.monotonic() + MAX_JOB_SECONDS, None
     while turns and time.monotonic() < deadline:
         waits = []
         for site_id in list(turns):
@@ -128,8 +129,13 @@ def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
                 turns[site_id].pop()
             if not turns[site_id]:
                 del turns[site_id]
-        if turns and len(waits) == len(turns):  # no host of the job is free: sleep until the first one is
+        if turns and len(waits) == len(turns):  # no host of the job is free: sleep until the first one is,
+            idle_since = idle_since or time.monotonic()  # but not for long: a host held by a crawl step's
+            if time.monotonic() - idle_since > MAX_IDLE_SECONDS:  # lease may stay held for minutes
+                break
             time.sleep(min(min(waits), POLL_S, max(0.0, deadline - time.monotonic())))
+        else:
+            idle_since = None
     for queue in turns.values():  # say why a guess is still unchecked
         waiting = [check.pk for check in queue if check.outcome == ""]
         DeepCheck.objects.filter(pk__in=waiting).update(outcome=HOST_WAIT_NOTE)

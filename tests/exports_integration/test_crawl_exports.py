@@ -149,7 +149,8 @@ def test_exports_are_for_staff_only(crawled, client, django_user_model):
         response = client.get(f"/crawls/{crawled.crawl_id}/exports/{name}")
         assert response.status_code == 302 and "/login/" in response["Location"], name
     client.force_login(django_user_model.objects.create_user("reader", password="x", is_staff=False))
-    assert client.get(f"/crawls/{crawled.crawl_id}/exports/sites.csv").status_code == 302
+    response = client.get(f"/crawls/{crawled.crawl_id}/exports/sites.csv")  # signed in, not staff
+    assert response.status_code == 403 and "sites.csv" not in response.get("Content-Disposition", "")
 
 
 def test_unknown_exports_and_files_outside_the_listing_are_not_found(crawled, staff_client):
