@@ -3,7 +3,7 @@ PY := .venv/bin/python
 PORT ?= 8000
 DEMO_ARGS ?=
 
-.PHONY: install install-test demo test screenshots migrate bench clean
+.PHONY: install install-test demo test docs screenshots migrate bench clean
 
 install:
 	bash scripts/install.sh
@@ -19,6 +19,10 @@ demo: migrate
 
 test: install-test
 	bash scripts/test.sh
+
+# The docs site (mkdocs.yml) into site/; `make test` builds it too, with --strict.
+docs: install-test
+	.venv/bin/mkdocs build --strict
 
 # The README's pictures (docs/*.png), taken by the browser tests that show those pages (embedded mode).
 screenshots: install-test
