@@ -24,7 +24,7 @@ test: install-test
 docs: install-test
 	.venv/bin/mkdocs build --strict
 
-# The README's pictures (docs/*.png), taken by the browser tests that show those pages (embedded mode).
+# The pictures of the README and the docs (docs/*.png), taken by the browser tests that show those pages (embedded mode).
 screenshots: install-test
 	UPDATE_SCREENSHOTS=1 VAR_DIR=$(CURDIR)/var/screenshots env -u DATABASE_URL -u REDIS_URL \
 		$(PY) -m pytest -q tests/browser/test_demo_dashboard.py tests/browser/test_labeling_session.py \
