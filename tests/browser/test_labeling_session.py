@@ -4,7 +4,8 @@ mistake undone and a reload mid-session; the admin adjudicates their disagreemen
 the report (its figures recomputed here from the answers given), follows a number to its items, and
 has a retraining job promote or reject a pair classifier, with the comparison on the page.
 
-Saves docs/judging.png and docs/report.png for the docs (tutorial/first-evaluation.md, explanation/) (tests.browser.screenshots)."""
+Saves docs/judging.png and docs/report.png for the docs (tutorial/first-evaluation.md, explanation/)
+(tests.browser.screenshots)."""
 from __future__ import annotations
 
 import math
