@@ -1,5 +1,5 @@
 """Django settings. Every value an operator may change comes from an environment variable,
-read by a typed helper that refuses a bad value at start-up (see README, "Settings")."""
+read by a typed helper that refuses a bad value at start-up (docs/reference/settings.md lists them all)."""
 from __future__ import annotations
 
 from pathlib import Path
