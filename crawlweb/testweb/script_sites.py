@@ -26,7 +26,8 @@ from .text_source import entries_for
 BROWSER_LANGUAGE_HOST = "www.jezik-pregledaca.test"
 FRAGMENT_HOST = "www.ukljuceni-jezici.test"
 THIRD_LANGUAGE_HOST = "www.tri-jezika.test"
-SCRIPT_SITE_HOSTS = frozenset({BROWSER_LANGUAGE_HOST, FRAGMENT_HOST, THIRD_LANGUAGE_HOST})
+OTHER_SITE_SCRIPT_HOST = "cdn.brojac-poseta.test"
+SCRIPT_SITE_HOSTS = frozenset({BROWSER_LANGUAGE_HOST, FRAGMENT_HOST, THIRD_LANGUAGE_HOST, OTHER_SITE_SCRIPT_HOST})
 
 BROWSER_LANGUAGE_HOME = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title></title></head>
@@ -45,7 +46,7 @@ INCLUDE_SCRIPT = """document.querySelectorAll("[data-ukljuci]").forEach(function
     .then(function (fragment) { slot.innerHTML = fragment; });
 });
 """
-LANGUAGE_FRAGMENT = '<a href="/en/index.html" hreflang="en">English</a>'
+LANGUAGE_FRAGMENT = '<a href="/international/welcome.html" hreflang="en">English</a>'
 
 # Each site: {path: (language, title, entries key, {path: anchor})}; a language's pages share the keys
 # of the other's, so /x and its translation hold the same sentences.
@@ -68,11 +69,11 @@ _SITES: dict[str, dict[str, tuple[str, str, str, dict[str, str]]]] = {
         "/": ("sr-latn", "Početna", "home", {"/o-nama.html": "O nama", "/kontakt.html": "Kontakt"}),
         "/o-nama.html": ("sr-latn", "O nama", "about", {"/": "Početna", "/kontakt.html": "Kontakt"}),
         "/kontakt.html": ("sr-latn", "Kontakt", "contact", {"/": "Početna", "/o-nama.html": "O nama"}),
-        "/en/index.html": ("en", "Home", "home", {"/en/about.html": "About us", "/en/contact.html": "Contact",
+        "/international/welcome.html": ("en", "Home", "home", {"/international/about-us.html": "About us", "/international/contact-us.html": "Contact",
                                                   "/": "Srpski"}),
-        "/en/about.html": ("en", "About us", "about", {"/en/index.html": "Home", "/en/contact.html": "Contact",
+        "/international/about-us.html": ("en", "About us", "about", {"/international/welcome.html": "Home", "/international/contact-us.html": "Contact",
                                                        "/o-nama.html": "Srpski"}),
-        "/en/contact.html": ("en", "Contact", "contact", {"/en/index.html": "Home", "/en/about.html": "About us",
+        "/international/contact-us.html": ("en", "Contact", "contact", {"/international/welcome.html": "Home", "/international/about-us.html": "About us",
                                                           "/kontakt.html": "Srpski"}),
     },
     THIRD_LANGUAGE_HOST: {
@@ -108,7 +109,9 @@ def _content_page(host: str, path: str) -> bytes:
     menu = " | ".join(f'<a href="{html.escape(url)}">{html.escape(anchor)}</a>' for url, anchor in links.items())
     include = ""
     if host == FRAGMENT_HOST and language != "en":
-        include = '<div class="jezici" data-ukljuci="/delovi/jezici"></div>\n<script src="/js/ukljuci.js"></script>'
+        # and a script of another site, which a render must not request
+        include = ('<div class="jezici" data-ukljuci="/delovi/jezici"></div>\n<script src="/js/ukljuci.js"></script>\n'
+                   f'<script src="http://{OTHER_SITE_SCRIPT_HOST}/brojac.js"></script>')
     body = (f'<!DOCTYPE html>\n<html lang="{_HTML_LANG[language]}">\n<head><meta charset="utf-8">'
             f"<title>{html.escape(title)}</title></head>\n<body>\n<nav>{menu}</nav>\n{include}\n"
             f"<h1>{html.escape(title)}</h1>\n<p>{html.escape(_text(host, key, language))}</p>\n</body>\n</html>\n")
@@ -120,6 +123,8 @@ def script_site_response(host: str, path: str) -> Response:
         return text_response(b"User-agent: *\nAllow: /\n", "text/plain")
     if host == BROWSER_LANGUAGE_HOST and path in ("/", "/index.html"):
         return html_response(BROWSER_LANGUAGE_HOME.encode("utf-8"))
+    if host == OTHER_SITE_SCRIPT_HOST:
+        return text_response(b"document.title = 'counted';", "application/javascript")
     if host == FRAGMENT_HOST and path == "/js/ukljuci.js":
         return text_response(INCLUDE_SCRIPT.encode("utf-8"), "application/javascript")
     if host == FRAGMENT_HOST and path == "/delovi/jezici":
