@@ -155,6 +155,12 @@ CRAWLER_CHAIN_WATCH_SECONDS = env_number("CRAWLER_CHAIN_WATCH_SECONDS", 30.0, mi
 CRAWLER_ROBOTS_CACHE_SECONDS = env_number("CRAWLER_ROBOTS_CACHE_SECONDS", 86400, minimum=0, integer=True)
 CRAWLER_TEXT_WINDOW_WORDS = env_number("CRAWLER_TEXT_WINDOW_WORDS", 10, minimum=0, maximum=100, integer=True)
 CRAWLER_WARC = env_bool("CRAWLER_WARC", True)
+# Rendering of script-built language switches (docs/script-switches.md): the Chromium the BS Detector
+# drives through Playwright ("" turns rendering off everywhere), its time per page, and the requests a
+# rendered page may make (its scripts and fragments, fetched by the crawler's own Fetcher).
+CRAWLER_CHROMIUM = env_str("CRAWLER_CHROMIUM", "/usr/bin/chromium")
+CRAWLER_RENDER_TIMEOUT = env_number("CRAWLER_RENDER_TIMEOUT", 10.0, minimum=0.5, maximum=120)
+CRAWLER_RENDER_REQUESTS = env_number("CRAWLER_RENDER_REQUESTS", 20, minimum=1, maximum=200, integer=True)
 # A followed crawl, experiment or scoring pass not on a terminal writes a plain progress line this often.
 PROGRESS_LINE_SECONDS = env_number("PROGRESS_LINE_SECONDS", 10.0, minimum=0.1, maximum=3600)
 # Targets a crawl takes from one host's sitemaps (the sitemaps themselves included): the parser

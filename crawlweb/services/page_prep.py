@@ -33,7 +33,7 @@ WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short Engli
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
 # Canonical links are recorded but not followed: the canonical page is usually linked anyway.
 FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text", "script", "param",
-                       "sitemap", "sitemap-alternate", "script-src")
+                       "sitemap", "sitemap-alternate", "script-src", "rendered")
 # Guesses (string literals of scripts, crawler.scriptlinks; pages named in a link's query,
 # crawler.paramlinks) and the site's own external scripts: followed inside their site, never off it.
 SPECULATIVE_LINK_KINDS = ("script", "param", "script-src")
