@@ -8,6 +8,7 @@ to the same Page, and re-running a step never duplicates pages or links.
 """
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
@@ -27,13 +28,14 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
-from crawlweb.services.page_prep import PreparedPage, db_text, keeps_page, prepare_page
+from crawlweb.services.page_prep import PreparedPage, db_text, failed_preparation, keeps_page, prepare_page
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets, sitemap_entry_targets
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
 from frontier.strategies.base import LinkOut, Strategy
 
+log = logging.getLogger(__name__)
 _parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
 NO_SITEMAP_STATUSES = (404, 410)
 # A site's own script (link kind "script-src") may name pages nothing else links, but most name none:
@@ -85,9 +87,7 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
     step = step if step is not None else StepResult(crawl.pk)
     for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
         if item.prepared is None and keeps_page(item.outcome.result):
-            item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config,
-                                         window_words=settings.CRAWLER_TEXT_WINDOW_WORDS,
-                                         loaded_by=item.lease.source_url)
+            _prepare_here(item, config)
     with transaction.atomic():
         lock_crawl_store(crawl.pk)
         pages: list[Fetched] = []
@@ -107,6 +107,16 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
         # lease.host was read when leased; _save_robots updated it in place if Crawl-delay changed.
         release_hosts([(item.lease.host.pk, host_interval(item.lease.host, config), _ended(item.outcome))
                        for item in batch])
+
+
+def _prepare_here(item: Fetched, config: CrawlConfig) -> None:
+    """Prepare the page of ``item``; a page that breaks the preparation fails its Target, not the batch."""
+    try:
+        item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config,
+                                     window_words=settings.CRAWLER_TEXT_WINDOW_WORDS, loaded_by=item.lease.source_url)
+    except Exception as error:
+        log.exception("preparing %s failed unexpectedly", item.lease.target.url)
+        item.outcome.result = failed_preparation(item.outcome.result, error)
 
 
 def _ended(outcome: NetworkOutcome) -> datetime | None:
