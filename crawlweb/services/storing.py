@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from crawlweb.crawler.bounded_cache import SizeBoundedCache
 from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.robots import RobotsPolicy
@@ -36,7 +37,12 @@ from frontier.strategies import strategy_for
 from frontier.strategies.base import LinkOut, Strategy
 
 log = logging.getLogger(__name__)
-_parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
+# Per process, keyed by host and expiry. Bounded by the robots.txt text it holds (a policy's parse is a
+# few times its text): hosts come and go over a long crawl, and some files are 500 KiB.
+POLICY_CACHE_CHARS = 8_000_000
+POLICY_OVERHEAD_CHARS = 2_000  # what even an empty policy costs, so many small ones count too
+_parsed_policies: SizeBoundedCache[RobotsPolicy] = SizeBoundedCache(
+    POLICY_CACHE_CHARS, lambda policy: len(policy.text) + POLICY_OVERHEAD_CHARS)
 NO_SITEMAP_STATUSES = (404, 410)
 # A site's own script (link kind "script-src") may name pages nothing else links, but most name none:
 # it is fetched after the pages around it, as if it were this many levels deeper (every strategy's
@@ -55,9 +61,7 @@ def robots_policy(host: Host) -> RobotsPolicy | None:
     key = (host.pk, host.robots_expires_at.timestamp())
     policy = _parsed_policies.get(key)
     if policy is None:
-        if len(_parsed_policies) > 10000:
-            _parsed_policies.clear()
-        policy = _parsed_policies[key] = RobotsPolicy.from_dict(host.robots)
+        policy = _parsed_policies.put(key, RobotsPolicy.from_dict(host.robots))
     return policy
 
 
