@@ -26,13 +26,13 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
 from crawlweb.models import Crawl, Host, Site
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.hosts import host_for
+from crawlweb.services.hosts import host_for, hosts_for
 from crawlweb.services.leasing import POLL_S, claim_hosts_now, release_hosts
 from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
@@ -99,6 +99,7 @@ class _CheckJob:
                 self.record(check, exists=False, outcome=f"invalid URL: {error}"[:200])
                 settled.add(check.pk)
         wanted = {self.urls[check.pk] for check in checks if check.pk in self.urls}
+        self._read_hosts({urlsplit(url).hostname or "" for url in wanted})
         targets = {row["url"]: row for row in Target.objects.filter(crawl=self.crawl, url__in=sorted(wanted))
                    .values("url", "state", "page_id", "status_code")} if wanted else {}
         for check in checks:
@@ -176,6 +177,15 @@ class _CheckJob:
             add_targets(self.crawl, [Candidate(url) for url in self.found], origin=Target.Origin.DEEP_GUESS,
                         config=self.config)
             self.found = []
+
+    def _read_hosts(self, names: set[str]) -> None:
+        """The hosts of the job's guesses in one read (a host another worker is creating meanwhile is
+        looked up again by _host)."""
+        try:
+            with transaction.atomic():
+                self.hosts.update(hosts_for(names - self.hosts.keys()))
+        except IntegrityError:
+            pass
 
     def _host(self, name: str) -> Host:
         """The host's row as the job first read it: its robots policy and Crawl-delay do not change
