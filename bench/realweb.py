@@ -29,6 +29,12 @@ site), each part's figures then counted over its own sites, pairs and pages. dev
 the figures are reported on; features, thresholds and rules are chosen on dev-train only.
 Per-site diagnostics (which sites fail and why, with each site's part) come before the RESULT line.
 --quick: two small sr–en sites and one negative of each part and a smaller budget (under 60 s).
+--part dev-train: one part's sites only, crawled alone (the other part's hosts excluded by the crawl
+rules, its hub links left unfollowed), for tuning loops on dev-train that never look at dev-test; the
+RESULT line then holds that part's keys only (``train_…`` for dev-train). Pairs and page languages are
+per site, so a part's pair figures from its own crawl are those of the whole web's full crawl; its
+COBFC site figures are not (the other part's sites no longer share the budget).
+--strategies none: no strategy crawl (no site figures), only the full crawl's pair and language figures.
 
 Last line: RESULT site_p=… site_r=… pair_p=… pair_r=… lid_acc=… lid_sr_vs_hbs=… train_site_p=… train_site_r=…
 train_pair_p=… train_pair_r=… train_lid_acc=… train_lid_sr_vs_hbs=… render_ms_per_page=… cobfc_sites_per_100=… budget=…
@@ -52,7 +58,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.support.realweb_parts import by_part, describe, part_figures, result_line, site_parts  # noqa: E402
+from bench.support.realweb_parts import by_part, describe, one_part, part_figures, result_line, site_parts  # noqa: E402
 from bench.support.realweb_sites import (missed_site_reasons, render_cost, site_figures, stored_labels,  # noqa: E402
                                          stored_verdicts)
 from bench.support.realweb_truth import Truth, load_truth, page_key, precision_recall, site_name  # noqa: E402
@@ -278,7 +284,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--web", help="the real web's folder (hosts/ + truth.json)")
     parser.add_argument("--budget", type=int, help="pages per strategy run (quick 40, full 500)")
-    parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--strategies", default=",".join(STRATEGIES),
+                        help="comma-separated (bfs,fc,obfc,cobfc), or none for the full crawl alone")
+    parser.add_argument("--part", choices=PARTS,
+                        help="crawl and report one part of the split only (tune on dev-train: --part dev-train)")
     parser.add_argument("--var-dir", help="keep the bench's database and files here (default: a temporary folder)")
     parser.add_argument("--sites-only", action="store_true",
                         help="the strategies' crawls and site figures only (no full crawl, no pair or language figures)")
@@ -288,8 +297,10 @@ def main() -> None:
     truth = load_truth(folder)
     parts = site_parts(truth.content_sites)
     subset = choose_subset(truth, args.quick, parts)
+    if args.part:
+        subset = [s for s in subset if parts[s.host] == args.part]
     budget = args.budget or (40 if args.quick else 500)
-    strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip()]
+    strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip() not in ("", "none")]
     hubs = truth.hub_hosts
     if truth.seed_urls or hubs:
         in_subset = {s.host for s in subset} | set(hubs)
@@ -323,9 +334,10 @@ def main() -> None:
             if args.sites_only:
                 site_diagnostics(runs, subset, parts)
                 figures = {part: part_figures(mine, verdicts, set(), None) for part, mine in halves.items()}
-                print(f"RESULT site_p={figures[TEST].site_p:.4f} site_r={figures[TEST].site_r:.4f} "
-                      f"train_site_p={figures[TRAIN].site_p:.4f} train_site_r={figures[TRAIN].site_r:.4f} "
-                      f"render_ms_per_page={render_ms:.4f} budget={budget}")
+                line = (f"RESULT site_p={figures[TEST].site_p:.4f} site_r={figures[TEST].site_r:.4f} "
+                        f"train_site_p={figures[TRAIN].site_p:.4f} train_site_r={figures[TRAIN].site_r:.4f} "
+                        f"render_ms_per_page={render_ms:.4f} budget={budget}")
+                print(one_part(line, args.part) if args.part else line)
                 return
             print("\nFull-coverage breadth-first crawl:")
             crawl_id = full_crawl(subset, rules, seeds)
@@ -339,10 +351,12 @@ def main() -> None:
     per_100 = 100 * cobfc["found_true"] / cobfc["pages"] if cobfc["pages"] else 0.0
     print("\nBy part (site figures: COBFC at the budget; pairs and page languages: the full crawl):")
     for part in (TEST, TRAIN):
-        print(describe(part, figures[part]))
+        if not args.part or part == args.part:
+            print(describe(part, figures[part]))
     print(f"\n{time.monotonic() - started:.1f}s")
-    print(result_line(figures[TEST], figures[TRAIN], sites_per_100=per_100, budget=budget,
-                      render_ms_per_page=render_ms))
+    line = result_line(figures[TEST], figures[TRAIN], sites_per_100=per_100, budget=budget,
+                       render_ms_per_page=render_ms)
+    print(one_part(line, args.part) if args.part else line)
 
 
 if __name__ == "__main__":

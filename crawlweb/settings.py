@@ -257,6 +257,8 @@ _PAIRS_READERS = {
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
     "PAIRS_MIN_BODY_COVERAGE": lambda name: env_number(name, 0.45, minimum=0, maximum=1),
     "PAIRS_MIN_ALIGNED_SHARE": lambda name: env_number(name, 0.3, minimum=0, maximum=1),
+    "PAIRS_MIN_SENTENCE_ALIGNMENT": lambda name: env_number(name, 0.67, minimum=0, maximum=1),
+    "PAIRS_COPIES_RULE": lambda name: env_bool(name, True),
     "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),
     "PAIRS_STRUCTURE_MAX_DP": lambda name: env_number(name, 0.5, minimum=0, maximum=1),
     "PAIRS_DISCOVERY_TOP_K": lambda name: env_number(name, 500, minimum=1, integer=True),

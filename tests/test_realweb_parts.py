@@ -89,3 +89,15 @@ def test_a_part_without_a_full_crawl_has_site_figures_only(truth):
     halves = by_part(loaded.content_sites, site_parts(loaded.content_sites, split))
     figures = part_figures(halves["dev-train"], {"b.gh.test": True}, set(), None)
     assert (figures.site_p, figures.site_r, figures.pair_r, figures.pages) == (1.0, 0.5, 0.0, 0)
+
+
+def test_a_run_over_one_part_reports_that_parts_keys_only():
+    """bench/realweb.py --part dev-train: the tuning loop's RESULT line holds no dev-test figure."""
+    from bench.support.realweb_parts import one_part
+
+    line = ("RESULT site_p=1.0000 pair_r=0.8000 train_site_p=0.9000 train_pair_r=0.9500 render_ms_per_page=0.0000 "
+            "cobfc_sites_per_100=3.0000 budget=500")
+    assert one_part(line, "dev-train") == ("RESULT train_site_p=0.9000 train_pair_r=0.9500 render_ms_per_page=0.0000 "
+                                           "cobfc_sites_per_100=3.0000 budget=500")
+    assert one_part(line, "dev-test") == ("RESULT site_p=1.0000 pair_r=0.8000 render_ms_per_page=0.0000 "
+                                          "cobfc_sites_per_100=3.0000 budget=500")

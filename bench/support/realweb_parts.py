@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from bench.support.realweb_truth import TruthSite, precision_recall, site_name
 from crawlweb.language.page_accuracy import page_language_scores
-from crawlweb.testweb.realweb_split import PARTS, assign_parts, recorded_parts, stratum
+from crawlweb.testweb.realweb_split import PARTS, TRAIN, assign_parts, recorded_parts, stratum
 
 SPLIT_FILE = Path(__file__).resolve().parents[2] / "data" / "realweb" / "split.json"
 
@@ -102,6 +102,19 @@ def result_line(test: PartFigures, train: PartFigures, *, sites_per_100: float, 
                "train_lid_sr_vs_hbs": train.lid_sr_vs_hbs, "render_ms_per_page": render_ms_per_page,
                "cobfc_sites_per_100": sites_per_100}
     return "RESULT " + " ".join(f"{key}={value:.4f}" for key, value in figures.items()) + f" budget={budget}"
+
+
+def one_part(line: str, part: str) -> str:
+    """The RESULT line of a run over one part's sites (bench/realweb.py --part): that part's keys only
+    (``train_…`` of dev-train, the unprefixed of dev-test), then whatever belongs to no part."""
+    words = line.split()
+    keys = [w for w in words[1:] if w.partition("=")[0] in _PART_FREE]
+    mine = [w for w in words[1:] if w.partition("=")[0] not in _PART_FREE
+            and w.startswith("train_") == (part == TRAIN)]
+    return " ".join([words[0], *mine, *keys])
+
+
+_PART_FREE = ("render_ms_per_page", "cobfc_sites_per_100", "budget")
 
 
 def describe(name: str, figures: PartFigures) -> str:

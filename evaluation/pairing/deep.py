@@ -10,11 +10,15 @@ before the host), defaulting to both "-unit before the extension" and
 "unit/ at the path start" when no example says.  The guesses are only
 guesses: the fetcher checks that the URL exists and is in the expected
 language, then calls ``confirm_deep_pair``.
+
+Our addition, dead links (``dead_link_guesses``): a site whose pages are named with a language unit
+its own links leave out (a script rewrites ``istorija.html`` into ``istorija_sr.html`` by the visitor's
+language) has links that answer 404; each is guessed with the site's units in both languages.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -196,6 +200,76 @@ def deep_guesses(pages: Mapping[str, str], paired_urls: Iterable[str],
                     continue
                 seen.add((url, guess))
                 out.append(DeepGuess(url, guess, g.pattern, lang, expected, g.credibility, forward))
+    return out
+
+
+# A page's path: a folder, a name without an extension, or a web page's extension (not .js, .pdf, .jpg …)
+PAGE_PATH = re.compile(r"(?:/|/[^/.]+|\.(?:html?|php\d?|aspx?|jsp|cfm|shtml))$", re.IGNORECASE)
+
+
+def unit_less_forms(site_patterns: Iterable[GlobalPattern]) -> set[str]:
+    """The example pages' URLs without their language unit (index_sr.html → index.html) of the site's
+    patterns ⟨a, b⟩ with no ε: what language_unit_forms looks for among the site's links."""
+    out: set[str] = set()
+    for g in site_patterns:
+        a, b = g.pattern
+        if a and b:
+            for source, target in g.examples:
+                out.update(_replace_unit(source, a, None) + _replace_unit(target, b, None))
+    return out
+
+
+def language_unit_forms(site_patterns: Iterable[GlobalPattern], linked: Collection[str],
+                        languages=DEFAULT_LANGUAGES) -> dict[Pattern, dict[str, tuple[str, str]]]:
+    """The site's patterns whose pages carry a language unit its links leave out: {pattern: {language:
+    (where, what) its unit is inserted}}, for the patterns ⟨a, b⟩ (no ε) with an example pair
+    (index_sr.html ↔ index_en.html) whose unit-less form (index.html) is among ``linked``."""
+    first, second = check_languages(languages)
+    out: dict[Pattern, dict[str, tuple[str, str]]] = {}
+    for g in site_patterns:
+        a, b = g.pattern
+        if not a or not b:
+            continue
+        forms: dict[str, tuple[str, str]] = {}
+        base_linked = False
+        for source, target in g.examples:
+            for unit, url, language in ((a, source, first), (b, target, second)):
+                for base in _replace_unit(url, unit, None):
+                    found = _insertion_forms(base, url)
+                    if found:
+                        forms.setdefault(language, found[0])
+                        base_linked = base_linked or base in linked
+        if base_linked and len(forms) == 2:
+            out.setdefault(g.pattern, forms)
+    return out
+
+
+def dead_link_guesses(dead: Iterable[str], site_patterns: Iterable[GlobalPattern], linked: Collection[str],
+                      languages=DEFAULT_LANGUAGES) -> list[DeepGuess]:
+    """Guesses for a site's dead links (its own links that answered 404) when its pages carry a language
+    unit its links leave out (language_unit_forms): a menu of ``istorija.html`` links rewritten by a
+    script into ``istorija_sr.html`` or ``istorija_en.html`` by the visitor's language, on a site whose
+    pairs index_sr.html ↔ index_en.html show the units and whose links name ``index.html``. Each dead
+    link is guessed in both languages; a guess that exists becomes a Target, and the fetched pages are
+    paired by the site's pattern like any other (the dead link itself is no page, so no guess confirms a
+    pair directly)."""
+    first, second = check_languages(languages)
+    credibility = {g.pattern: g.credibility for g in site_patterns}
+    by_pattern = language_unit_forms(site_patterns, linked, languages)
+    out: list[DeepGuess] = []
+    seen: set[str] = set()
+    for pattern, forms in by_pattern.items():
+        units = {unit for unit in pattern if unit}
+        for url in sorted(dead):
+            if units & {unquote(t).casefold() for t in TOKEN.findall(_split(url)[2])}:
+                continue  # a dead link that names a language already is no unit-less form
+            if not PAGE_PATH.search(urlsplit(url).path):
+                continue  # a script, a style sheet, a document: no page of the site's menu
+            for language, (kind, text) in forms.items():
+                guess = _insert(url, kind, text)
+                if guess and guess != url and guess not in seen:
+                    seen.add(guess)
+                    out.append(DeepGuess(url, guess, pattern, "", language, credibility[pattern], language == second))
     return out
 
 

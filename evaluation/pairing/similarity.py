@@ -17,7 +17,8 @@ The content check is our addition (the method lacks it): both languages
 confirmed, the pair is not two script variants of one Serbian text, a text-length
 ratio within bounds, neither side left untranslated (untranslated.py: a body in the
 other language under a translated menu), with a bilingual dictionary the two bodies saying the same
-(body_coverage.py: not a body of its own under a translated frame), and optionally STRAND structure
+(body_coverage.py: not a body of its own under a translated frame, unless the two bodies' sentences align
+as an adapted translation's do), and optionally STRAND structure
 (dp ≤ max_dp), read from the pages' HTML or, in a crawl, from the tag signatures stored with the pages.
 """
 from __future__ import annotations
@@ -29,7 +30,7 @@ from urllib.parse import urldefrag
 from training.learn.lexicon import Lexicon
 from training.learn.page_body import SiteLines
 
-from .body_coverage import MIN_ALIGNED, MIN_COVERAGE, body_coverage_reason
+from .body_coverage import MIN_ALIGNED, MIN_ALIGNMENT, MIN_COVERAGE, body_coverage_reason
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
@@ -104,7 +105,7 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
                 max_transliteration_similarity: float = 0.8, no_links: str = "keep",
                 check_untranslated: bool = True, lexicon: Lexicon | None = None,
                 site_lines: SiteLines | None = None, min_body_coverage: float = MIN_COVERAGE,
-                min_aligned_share: float = MIN_ALIGNED) -> PairVerdict:
+                min_aligned_share: float = MIN_ALIGNED, min_sentence_alignment: float = MIN_ALIGNMENT) -> PairVerdict:
     """Verdict on one candidate pair: keep or filter, with the reason and all scores (``lexicon``: a
     dictionary of the two languages, ``site_lines``: the site's line counts, for the body check)."""
     first, second = check_languages(languages)
@@ -147,7 +148,7 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
     dictionary = lexicon.read_from(first, second) if lexicon is not None else None
     if dictionary is not None and (min_body_coverage > 0 or min_aligned_share > 0) and all(texts):
         reason, figures = body_coverage_reason(*texts, site_lines, dictionary, min_body_coverage,
-                                               min_aligned=min_aligned_share)
+                                               min_aligned=min_aligned_share, min_alignment=min_sentence_alignment)
         scores.update(figures)
         if reason:
             return PairVerdict(False, reason, scores)

@@ -31,6 +31,10 @@ class PairsSettings:
     min_body_coverage: float = 0.45       # our addition: with a dictionary, bodies it finds less translated are
                                           # removed (evaluation/pairing/body_coverage.py; 0 = off)
     min_aligned_share: float = 0.3       # ...and so are bodies whose lines it finds too little aligned (0 = off)
+    min_sentence_alignment: float = 0.67  # ...unless this share of their sentences align: an adapted translation
+                                          # (training/learn/sentence_alignment.py; 0 = off)
+    copies_rule: bool = True              # copies of one page in a language keep one pair with the other language's
+                                          # distinct pages, the best-aligned (evaluation/pairing/copies.py)
     check_structure: bool = False         # STRAND over the pages' stored tag signatures (Page.tag_signature)
     structure_max_dp: float = 0.5         # ...a pair whose difference percentage dp exceeds this is filtered
     discovery_top_k: int = 500

@@ -1,5 +1,8 @@
 """Pairs of one site: every method's proposals, the Def. 9 + content filter, stored idempotently.
 
+After the filter, the copies rule (evaluation/pairing/copies.py): copies of one page within a
+language keep one pair, the best-aligned, with the other language's distinct pages.
+
 The methods are the library's (evaluation/pairing), run the way pipeline.run_pairing runs them
 but with the crawl's stored global patterns (Def. 4 over all scored sites) and stored domain
 credibility instead of recomputing them from this one site.
@@ -14,6 +17,7 @@ from django.utils import timezone
 from crawlweb.services.bulk_rows import update_columns
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant
 from evaluation.pairing.content import content_pairs
+from evaluation.pairing.copies import CopyPage, copies_to_remove, copy_groups
 from evaluation.pairing.declared import hreflang_pairs
 from evaluation.pairing.switch import switch_pairs
 from evaluation.pairing.deep import (
@@ -21,8 +25,11 @@ from evaluation.pairing.deep import (
     confirm_deep_pair,
     conventional_patterns,
     credible_site_patterns,
+    dead_link_guesses,
     deep_guesses,
     home_pages,
+    language_unit_forms,
+    unit_less_forms,
 )
 from evaluation.pairing.methods import (
     combine_candidates,
@@ -33,12 +40,16 @@ from evaluation.pairing.methods import (
 )
 from evaluation.pairing.records import base_language, script_of
 from evaluation.pairing.scripts import script_variant_pairs, serbian_scripts, split_script_variants
-from evaluation.pairing.similarity import filter_pairs, pattern_weights
+from evaluation.pairing.similarity import PairVerdict, filter_pairs, pattern_weights
 from evaluation.services.patterns import lock_site
-from training.learn.page_body import SiteLines
+from frontier.models import Target
+from training.learn.page_body import SiteLines, bodies
+from training.learn.sentence_alignment import align
 from training.lexicon_in_use import lexicon_in_use
 from training.promoted import pair_decider
 
+DEAD_STATUS = (404, 410)  # a site's own link that answered this is a dead link (deep.dead_link_guesses)
+MAX_DEAD_LINKS = 100  # dead links of a site guessed in one scoring (two guesses each)
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
 ONE_TO_ONE_REASON = "one-to-one: a page of this pair is paired with a better candidate"
 
@@ -51,8 +62,9 @@ class SitePairs:
 
 
 def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages,
-            convention_patterns=frozenset()) -> SitePairs:
-    """Each method's candidate pairs for one site (pipeline.run_pairing, for one site)."""
+            convention_patterns=frozenset(), crawl_id: int | None = None) -> SitePairs:
+    """Each method's candidate pairs for one site (pipeline.run_pairing, for one site); with ``crawl_id``,
+    also the guesses of the site's dead links (deep.dead_link_guesses, which read the crawl's Targets)."""
     out = SitePairs()
     out.by_method["local"] = local_pairs(mined, threshold=cfg.local_threshold, min_frequency=cfg.min_frequency)
     out.by_method["rescue_global"] = rescue_global_pairs(mined, global_patterns, local_threshold=cfg.local_threshold,
@@ -96,8 +108,29 @@ def propose(loaded, mined, global_patterns, domain_credibilities, cfg, languages
         guesses += [g for g in deep_guesses(home_pages(by_any_url), paired, {}, top_n=0, languages=languages,
                                             conventions=conventional_patterns(languages))
                     if (g.page_url, g.guessed_url) not in known]
+    if cfg.deep_conventions and both and crawl_id is not None:
+        # the site's own credible patterns, and the conventional ones it shows even once (index_sr ↔ index_en)
+        conventional = set(conventional_patterns(languages))
+        shown = [g for g in credible_site_patterns(mined, threshold=0.0, min_frequency=1) if g.pattern in conventional]
+        guesses += _dead_link_guesses(crawl_id, loaded, own + shown, languages,
+                                      {(g.page_url, g.guessed_url) for g in guesses})
     out.guesses = guesses[:cfg.deep_max_guesses]
     return out
+
+
+def _dead_link_guesses(crawl_id: int, loaded, own, languages, known) -> list[DeepGuess]:
+    """deep.dead_link_guesses for a site whose pages carry a language unit its links leave out: two
+    queries, and only when one of its own patterns has a unit-less form to look for among its links."""
+    bases = unit_less_forms(own)
+    if not bases:
+        return []
+    linked = set(Target.objects.filter(crawl_id=crawl_id, url__in=sorted(bases)).values_list("url", flat=True))
+    if not language_unit_forms(own, linked, languages):
+        return []
+    dead = Target.objects.filter(crawl_id=crawl_id, host__site__in=loaded.group, state=Target.State.FAILED,
+                                 status_code__in=DEAD_STATUS).order_by("id").values_list("url", flat=True)
+    return [g for g in dead_link_guesses(dead[:MAX_DEAD_LINKS], own, linked, languages)
+            if (g.page_url, g.guessed_url) not in known]
 
 
 def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages) -> list:
@@ -155,10 +188,30 @@ def judge(loaded, proposals: SitePairs, deep: list, global_patterns, cfg, langua
         alpha=cfg.filter_alpha, threshold=cfg.filter_threshold,
         length_ratio=(cfg.length_ratio_low, cfg.length_ratio_high), check_structure=cfg.check_structure,
         max_dp=cfg.structure_max_dp, lexicon=lexicon, site_lines=site_lines,
-        min_body_coverage=cfg.min_body_coverage, min_aligned_share=cfg.min_aligned_share))
+        min_body_coverage=cfg.min_body_coverage, min_aligned_share=cfg.min_aligned_share,
+        min_sentence_alignment=cfg.min_sentence_alignment))
+    if cfg.copies_rule:
+        _apply_copies_rule(loaded, everything, verdicts, lexicon, languages)
     scripts = serbian_scripts(loaded.records.values())
     chosen = one_to_one_among_kept(groups, lambda c: verdicts[c.key].keep, scripts)
     return [(c, verdicts.get(c.key), c.key in chosen) for c in everything]
+
+
+def _apply_copies_rule(loaded, everything, verdicts, lexicon, languages) -> None:
+    """Copies of one page within a language keep one pair with the other language's distinct pages
+    (evaluation/pairing/copies.py): the others' verdicts become removals naming the copy."""
+    groups = copy_groups(CopyPage(page.url, page.language, page.text or "") for page in loaded.pages)
+    if not groups:
+        return
+    texts = {page.url: page.text or "" for page in loaded.pages}
+    dictionary = lexicon.read_from(*languages) if lexicon is not None else None
+
+    def rank(cand) -> float:
+        return align(*bodies(texts.get(cand.source_url, ""), texts.get(cand.target_url, ""), None), dictionary).score
+
+    kept = [c for c in everything if verdicts.get(c.key) is not None]
+    for key, reason in copies_to_remove(kept, lambda c: verdicts[c.key].keep, groups, rank).items():
+        verdicts[key] = PairVerdict(False, reason, {**verdicts[key].scores, "copies": True})
 
 
 @transaction.atomic

@@ -105,7 +105,8 @@ def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
 
 def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages, summary: ScoreSummary):
     conventions = stored_conventions(crawl_id, cfg.min_frequency)
-    proposals = pair_service.propose(loaded, mined, global_patterns, domains, cfg, languages, conventions)
+    proposals = pair_service.propose(loaded, mined, global_patterns, domains, cfg, languages, conventions,
+                                     crawl_id=crawl_id)
     deep = pair_service.confirmed_deep_pairs(crawl_id, loaded, proposals, languages)
     judged = pair_service.judge(loaded, proposals, deep, global_patterns, cfg, languages)
     pair_service.store_pairs(crawl_id, loaded, judged, proposals.variants, languages)

@@ -32,6 +32,7 @@ def test_a_body_of_its_own_under_a_translated_frame_is_named(lexicon):
     assert figures["body_coverage"] < 0.45
     assert body_coverage_reason(page("sr", SERBIAN), page("en", TRANSLATED), None, lexicon, min_known=5) == (
         None, {"body_coverage": 1.0, "body_known_words": 10, "aligned_share": 1.0, "aligned_known_words": 10})
+    assert "alignment_score" in figures, "a removal says how far the sentences align"
 
 
 # The same ten words in other sentences: a text of its own on the topic, covered well as a bag of words.
@@ -43,15 +44,17 @@ SAME_TOPIC = ("A castle by the market, and a house.\nA church near the lake, a b
 
 
 def test_a_body_of_its_own_on_the_same_topic_is_named_by_its_lines(lexicon):
+    # min_alignment 0: these three-line bodies under an untranslated frame are read by the line alignment
+    # alone (their frame's "Kontakt"/"Contact" anchors a sentence alignment of six short lines)
     reason, figures = body_coverage_reason(page("sr", SERBIAN_LINES), page("en", SAME_TOPIC), None, lexicon,
-                                           min_known=5, min_aligned=0.5)
+                                           min_known=5, min_aligned=0.5, min_alignment=0)
     assert figures["body_coverage"] == 1.0, "as a bag of words the body is all translated"
     assert figures["aligned_share"] < 0.5
     assert reason.startswith("bodies of their own: ") and "align line by line" in reason
     assert body_coverage_reason(page("sr", SERBIAN_LINES), page("en", TRANSLATED_LINES), None, lexicon,
-                                min_known=5, min_aligned=0.5)[0] is None
+                                min_known=5, min_aligned=0.5, min_alignment=0)[0] is None
     assert body_coverage_reason(page("sr", SERBIAN_LINES), page("en", SAME_TOPIC), None, lexicon,
-                                min_known=5, min_aligned=0)[0] is None, "0: off"
+                                min_known=5, min_aligned=0, min_alignment=0)[0] is None, "0: off"
 
 
 def test_too_little_body_is_not_judged(lexicon):
@@ -74,6 +77,25 @@ def test_the_filter_removes_it_only_with_a_dictionary_of_the_pairs_languages(lex
     assert filter_pair(croatian, target, {}, languages=("hr", "en"), lexicon=lexicon).keep
     translated = PageRecord(target.url, "en", text=page("en", TRANSLATED), text_length=120)
     assert filter_pair(source, translated, {}, languages=sr_en, lexicon=lexicon).keep
+
+
+def test_an_adapted_translation_the_two_readings_remove_is_kept_by_its_sentences(tmp_path):
+    """The restaurant page adapted per language (tests/training/test_sentence_alignment.py): its lines do
+    not align one to one, so the line reading removes it; its sentences do, so it is kept. The same
+    restaurant's catering page stays removed, its reason saying how little its sentences align."""
+    from ..training.test_sentence_alignment import ADAPTED, OF_ITS_OWN, REORDERED, SERBIAN, WORDS
+
+    words = two_way_lexicon(tmp_path, WORDS)
+    serbian = "\n".join(["Početna", *SERBIAN])
+    for english in (ADAPTED, REORDERED):
+        text = "\n".join(["Home", *english])
+        assert body_coverage_reason(serbian, text, None, words, min_known=5, min_aligned=0.9,
+                                    min_alignment=0)[0].startswith("bodies of their own")
+        reason, figures = body_coverage_reason(serbian, text, None, words, min_known=5, min_aligned=0.9)
+        assert reason is None and figures["adapted_translation"] and figures["alignment_score"] >= 0.67
+    reason, figures = body_coverage_reason(serbian, "\n".join(["Home", *OF_ITS_OWN]), None, words, min_known=5)
+    assert reason.startswith("bodies of their own") and "sentences align" in reason
+    assert figures["alignment_score"] < 0.67 and "adapted_translation" not in figures
 
 
 @pytest.mark.skipif(not REAL_SITES.is_dir(), reason=f"real-site data not found at {REAL_SITES}")

@@ -161,3 +161,32 @@ def test_a_pair_the_filter_removes_takes_no_page_from_another():
     assert {c.key for c in combine_candidates([cart], [home])} == {cart.key}, "by priority alone the cart pair wins"
     assert one_to_one_among_kept([[cart], [home]], lambda c: c is not cart) == {home.key}
     assert one_to_one_among_kept([[cart], [home]], lambda c: True) == {cart.key}
+
+
+def test_dead_links_are_guessed_with_the_language_units_the_sites_pages_carry():
+    """A theatre's menu links istorija.html, kontakt.html …, which a script rewrites by the visitor's language
+    into istorija_sr.html or istorija_en.html; the crawl finds those links dead (404). Its one pair,
+    index_sr.html ↔ index_en.html, shows where each language's unit goes, and its links name index.html."""
+    from evaluation.pairing.deep import dead_link_guesses, language_unit_forms, unit_less_forms
+    from evaluation.pairing.patterns import GlobalPattern
+
+    site = "http://pozoriste.rs"
+    pattern = GlobalPattern(("sr", "en"), 0.4, 0.4, 1, 1, [(f"{site}/index_sr.html", f"{site}/index_en.html")])
+    assert unit_less_forms([pattern]) == {f"{site}/index.html"}
+    linked = {f"{site}/index.html", f"{site}/istorija.html"}
+    assert language_unit_forms([pattern], linked, ("sr", "en")) == {
+        ("sr", "en"): {"sr": ("before_ext", "_sr"), "en": ("before_ext", "_en")}}
+    dead = [f"{site}/istorija.html", f"{site}/kontakt.html", f"{site}/js/menu.js", f"{site}/sr_sr.html",
+            f"{site}/files/izvestaj.pdf"]
+    guesses = dead_link_guesses(dead, [pattern], linked, ("sr", "en"))
+    assert [(g.guessed_url.rsplit("/", 1)[1], g.expected_language, g.forward) for g in guesses] == [
+        ("istorija_sr.html", "sr", False), ("istorija_en.html", "en", True),
+        ("kontakt_sr.html", "sr", False), ("kontakt_en.html", "en", True)]
+    assert all(g.page_url in dead and g.pattern == ("sr", "en") for g in guesses)
+    assert dead_link_guesses(dead, [pattern], {f"{site}/istorija.html"}, ("sr", "en")) == [], \
+        "no link names a page without its unit: the dead links are no such pages"
+    folders = GlobalPattern(("sr", "en"), 0.4, 0.4, 1, 2, [(f"{site}/sr/about.html", f"{site}/en/about.html")])
+    assert [g.guessed_url for g in dead_link_guesses([f"{site}/team.html"], [folders], {f"{site}/about.html"},
+                                                     ("sr", "en"))] == [f"{site}/sr/team.html", f"{site}/en/team.html"]
+    epsilon = GlobalPattern(("", "en"), 0.4, 0.4, 1, 2, [(f"{site}/about.html", f"{site}/about-en.html")])
+    assert dead_link_guesses(dead, [epsilon], linked, ("sr", "en")) == [], "⟨ε, en⟩: the dead link is the Serbian URL"

@@ -9,7 +9,7 @@ from frontier.classifiers.link_features import LinkContext
 from training.learn.features import FEATURE_NAMES, pair_features
 from training.learn.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
-from training.learn.pair_classifier import CLASSIFIER_FEATURES, PairClassifier
+from training.learn.pair_classifier import CLASSIFIER_FEATURES, VERSION, PairClassifier
 from training.learn.threshold import ThresholdChoice, threshold_data, threshold_from_data
 
 
@@ -31,7 +31,7 @@ def test_a_pair_classifier_comes_back_from_its_json_with_the_same_probabilities(
 
 def test_the_second_opinion_keeps_only_pairs_the_filter_kept_and_it_finds_parallel():
     model = trained_pair_classifier()  # parallel when the first feature (similarity) is above 0.5
-    X = np.zeros((4, len(FEATURE_NAMES)))
+    X = np.full((4, len(FEATURE_NAMES)), 0.5)  # the other features at their training mean: noise only
     X[:, 0] = [0.9, 0.9, 0.1, 0.1]
     assert model.keeps(X, [1, 0, 1, 0]).tolist() == [1, 0, 0, 0]
     assert model.keeps(np.zeros((0, len(FEATURE_NAMES))), []).tolist() == []
@@ -39,10 +39,13 @@ def test_the_second_opinion_keeps_only_pairs_the_filter_kept_and_it_finds_parall
 
 def test_a_classifier_stored_by_the_earlier_version_is_refused_with_a_reason():
     stored = {**trained_pair_classifier().to_data(), "version": 1, "feature_names": list(FEATURE_NAMES)}
-    with pytest.raises(ModelDataError, match="has version 1; this code reads 2"):
+    with pytest.raises(ModelDataError, match=f"has version 1; this code reads {VERSION}"):
         PairClassifier.from_data(stored)
     with pytest.raises(ModelDataError, match="feature names are not this code's features.*train it again"):
-        PairClassifier.from_data({**stored, "version": 2})
+        PairClassifier.from_data({**stored, "version": VERSION})
+    before_alignment = [name for name in CLASSIFIER_FEATURES if name != "alignment_score"]
+    with pytest.raises(ModelDataError, match="has version 2; this code reads"):
+        PairClassifier.from_data({**stored, "version": 2, "feature_names": before_alignment})
 
 
 def test_a_pickled_model_is_refused():

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from evaluation.models import CandidatePair
 from evaluation.services import scoring
-from training.learn.pair_classifier import CLASSIFIER_FEATURES
+from training.learn.pair_classifier import CLASSIFIER_FEATURES, VERSION
 from crawlweb.model_data import ModelDataError
 from training.models import TrainedModel
 from training.promoted import build, promoted
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def classifier_data(intercept: float) -> dict:
     """A pair classifier as data that answers the same for every pair: P = sigmoid(intercept)."""
     n = len(CLASSIFIER_FEATURES)
-    return {"format": "pair-classifier", "version": 2, "feature_names": list(CLASSIFIER_FEATURES), "means": [0.0] * n,
+    return {"format": "pair-classifier", "version": VERSION, "feature_names": list(CLASSIFIER_FEATURES), "means": [0.0] * n,
             "scales": [1.0] * n, "coefficients": [0.0] * n, "intercept": intercept, "classes": [0, 1],
             "training": {"note": "test"}}
 
@@ -55,7 +55,7 @@ def test_the_next_scoring_pass_decides_kept_with_the_promoted_classifier(scored_
 
 
 def test_a_stored_pickle_or_foreign_key_is_refused_and_the_filter_stays(db):
-    row = promote_data({"format": "pair-classifier", "version": 2, "pickle": pickle.dumps({}).hex()})
+    row = promote_data({"format": "pair-classifier", "version": VERSION, "pickle": pickle.dumps({}).hex()})
     with pytest.raises(ModelDataError, match="missing key"):
         build(row)
     assert promoted("pair_classifier") is None  # logged; scoring keeps the filter

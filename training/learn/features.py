@@ -24,7 +24,10 @@ one): the share of each body's dictionary words translated in the other, which t
 body from a body of its own under a translated frame; and how much of the two bodies aligns line by
 line in order (training.learn.alignment), which tells a translation from a text of its own on the
 same topic. What the evaluators' thin-page rule reads (training.learn.translated_content): whether
-the two bodies have a translated sentence, and how many translated words.
+the two bodies have a translated sentence, and how many translated words. How much of the two bodies
+aligns sentence by sentence, sections allowed to move (training.learn.sentence_alignment: its score,
+the share of body lines at least half aligned), which tells an adapted translation from a page of its
+own.
 
 The filter's own verdict is not a feature: it is the baseline a classifier is compared with.
 The pair classifier reads a named part of these (training.learn.pair_classifier.CLASSIFIER_FEATURES);
@@ -39,6 +42,7 @@ from collections.abc import Collection, Mapping
 from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
 from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
 from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
+from training.learn.sentence_alignment import ALIGNMENT_SCORE_FEATURE_NAMES, alignment_score_features
 from training.learn.translated_content import TRANSLATED_CONTENT_FEATURE_NAMES, translated_content_features
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")
@@ -54,7 +58,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "languages_confirmed", "same_base_language", "source_cyrillic", "target_cyrillic",
     "site_credibility", "site_credibility_missing",
     *TEXT_FEATURE_NAMES, *BODY_FEATURE_NAMES, "one_to_one_dropped", *LEXICON_FEATURE_NAMES, *ALIGNMENT_FEATURE_NAMES,
-    *TRANSLATED_CONTENT_FEATURE_NAMES,
+    *TRANSLATED_CONTENT_FEATURE_NAMES, *ALIGNMENT_SCORE_FEATURE_NAMES,
 )
 TEXT_CHARS = 20_000  # a page's first characters compared: enough for its words, bounded cost
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -164,7 +168,8 @@ def pair_features(pair, site_credibility: float | None = None, site_lines: SiteL
               (BODY_FEATURE_NAMES, lambda: body_features(source_text, target_text, body_lines=body_lines)),
               (LEXICON_FEATURE_NAMES, lambda: lexicon_features(lexicon, *body_lines)),
               (ALIGNMENT_FEATURE_NAMES, lambda: alignment_features(lexicon, *body_lines)),
-              (TRANSLATED_CONTENT_FEATURE_NAMES, lambda: translated_content_features(*body_lines)))
+              (TRANSLATED_CONTENT_FEATURE_NAMES, lambda: translated_content_features(*body_lines)),
+              (ALIGNMENT_SCORE_FEATURE_NAMES, lambda: alignment_score_features(lexicon, *body_lines)))
     wanted = None if needed is None else set(needed)
     for names, compute in groups:
         values.update(compute() if wanted is None or not wanted.isdisjoint(names) else dict.fromkeys(names, 0.0))

@@ -9,7 +9,9 @@ translated frame. So it is trained on the judged pairs the filter kept, and comp
 It reads a named part of training.learn.features (``CLASSIFIER_FEATURES``): Def. 9 similarity,
 length ratio, STRAND difference, languages and scripts, pattern and site credibility (what the issue
 names), and what the evaluators' thin-page rule reads (the shorter body, the dictionary's cover of it,
-translated sentences and words: training.learn.translated_content). Measured on the judged pools of
+translated sentences and words: training.learn.translated_content), and how much of the two bodies
+aligns sentence by sentence (training.learn.sentence_alignment: an adapted translation aligns, a page of
+its own does not; added in version 3, issue 31). Measured on the judged pools of
 three runs of bench/learning.py (seeds 1–3, 329–408 judged pairs), in folds that keep each site whole:
 this part 0.942 / 0.913 / 0.955; with the method flags added 0.931 / 0.913 / 0.953; every feature
 0.918 / 0.899 / 0.942 (a few hundred judged pairs teach the judged sites, not the rule). Held out, as
@@ -48,11 +50,11 @@ from crawlweb.model_data import (
     text,
 )
 
-FORMAT, VERSION = "pair-classifier", 2  # 2: a second opinion over CLASSIFIER_FEATURES (1: every feature)
+FORMAT, VERSION = "pair-classifier", 3  # 3: with the sentence alignment; 2: a second opinion over CLASSIFIER_FEATURES (1: every feature)
 CLASSIFIER_FEATURES: tuple[str, ...] = (
     "similarity", "similarity_missing", "length_log_ratio", "length_ratio_missing", "strand_dp", "strand_missing",
     "languages_confirmed", "source_cyrillic", "target_cyrillic", "pattern_credibility", "has_pattern", "site_credibility", "site_credibility_missing",
-    "body_shorter_log", "lexicon_min_coverage", *TRANSLATED_CONTENT_FEATURE_NAMES,
+    "body_shorter_log", "lexicon_min_coverage", *TRANSLATED_CONTENT_FEATURE_NAMES, "alignment_score",
 )
 COLUMNS = [FEATURE_NAMES.index(name) for name in CLASSIFIER_FEATURES]
 MIN_PER_LABEL = 3  # below this a fold has nothing to learn one side from
