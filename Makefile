@@ -3,7 +3,7 @@ PY := .venv/bin/python
 PORT ?= 8000
 DEMO_ARGS ?=
 
-.PHONY: install install-test demo test screenshots migrate bench clean
+.PHONY: install install-test demo test docs screenshots migrate bench clean
 
 install:
 	bash scripts/install.sh
@@ -20,7 +20,11 @@ demo: migrate
 test: install-test
 	bash scripts/test.sh
 
-# The README's pictures (docs/*.png), taken by the browser tests that show those pages (embedded mode).
+# The docs site (mkdocs.yml) into site/; `make test` builds it too, with --strict.
+docs: install-test
+	.venv/bin/mkdocs build --strict
+
+# The pictures of the README and the docs (docs/*.png), taken by the browser tests that show those pages (embedded mode).
 screenshots: install-test
 	UPDATE_SCREENSHOTS=1 VAR_DIR=$(CURDIR)/var/screenshots env -u DATABASE_URL -u REDIS_URL \
 		$(PY) -m pytest -q tests/browser/test_demo_dashboard.py tests/browser/test_labeling_session.py \

@@ -5,7 +5,7 @@ mode (SQLite in a temporary directory, jobs run synchronously in this process, s
 Targets are placed before the next step leases):
   bfs      breadth-first (no "modules" in the crawl config);
   layered  {"modules": {"M01": {}, "M03": {}}} with the default priority combination
-           (frontier.priority, README "Layered frontier");
+           (frontier.priority, docs/explanation/layered-frontier.md);
   m01      M01 alone with the same defaults: what M03 adds is layered - m01.
 A parallel-pair page is a URL of truth()["sites"][i]["parallel_pairs"] (both sides of every fully
 translated pair of the bilingual Serbian-English sites). The curve is, after k fetches (Targets

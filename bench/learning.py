@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 FALLBACK_REALWEB = Path("/work/realweb")
-RECALL_PAIRING = {  # what a recall-oriented operator sets (README, "Parallel pairs")
+RECALL_PAIRING = {  # what a recall-oriented operator sets (docs/explanation/parallel-pairs.md)
     "PAIRS_LOCAL_THRESHOLD": "0", "PAIRS_MIN_FREQUENCY": "1", "PAIRS_LOWERED_THRESHOLD": "0",
     "PAIRS_THETA_UNNORMALIZED": "0", "PAIRS_FILTER_TOP_N": "200", "PAIRS_DEEP_CHECKS": "0",
 }

@@ -39,7 +39,8 @@ COBFC site figures are not (the other part's sites no longer share the budget).
 Last line: RESULT site_p=… site_r=… pair_p=… pair_r=… lid_acc=… lid_sr_vs_hbs=… train_site_p=… train_site_r=…
 train_pair_p=… train_pair_r=… train_lid_acc=… train_lid_sr_vs_hbs=… render_ms_per_page=… cobfc_sites_per_100=… budget=…
 (unprefixed: dev-test's; train_: dev-train's; site P/R of COBFC at the budget; pair P over all truth pairs,
-R over the translated ones; render_ms_per_page is 0: no page is rendered yet, see realweb_parts.py;
+R over the translated ones; render_ms_per_page: COBFC's BS Detector's wall time per page rendered in
+Chromium, from its verdicts' evidence (0 when it rendered none);
 cobfc_sites_per_100: truly bilingual sites COBFC found per 100 pages fetched, over the whole web.)
 """
 from __future__ import annotations
@@ -58,7 +59,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.support.realweb_parts import by_part, describe, one_part, part_figures, result_line, site_parts  # noqa: E402
-from bench.support.realweb_sites import missed_site_reasons, site_figures, stored_labels, stored_verdicts  # noqa: E402
+from bench.support.realweb_sites import (missed_site_reasons, render_cost, site_figures, stored_labels,  # noqa: E402
+                                         stored_verdicts)
 from bench.support.realweb_truth import Truth, load_truth, page_key, precision_recall, site_name  # noqa: E402
 from crawlweb.language.page_accuracy import page_language_scores  # noqa: E402
 from crawlweb.devdata import shared_data_dir  # noqa: E402
@@ -327,12 +329,14 @@ def main() -> None:
             cobfc = runs.get("cobfc", {"p": 0.0, "r": 0.0, "found_true": 0, "pages": 0, "crawl_id": None})
             verdicts = ({name: v["bilingual"] for name, v in stored_verdicts(cobfc["crawl_id"]).items()}
                         if cobfc["crawl_id"] is not None else {})
+            rendered, render_ms = render_cost(cobfc["crawl_id"]) if cobfc["crawl_id"] is not None else (0, 0.0)
+            print(f"  COBFC rendered {rendered} pages in Chromium, {render_ms:.0f} ms per page")
             if args.sites_only:
                 site_diagnostics(runs, subset, parts)
                 figures = {part: part_figures(mine, verdicts, set(), None) for part, mine in halves.items()}
                 line = (f"RESULT site_p={figures[TEST].site_p:.4f} site_r={figures[TEST].site_r:.4f} "
                         f"train_site_p={figures[TRAIN].site_p:.4f} train_site_r={figures[TRAIN].site_r:.4f} "
-                        f"budget={budget}")
+                        f"render_ms_per_page={render_ms:.4f} budget={budget}")
                 print(one_part(line, args.part) if args.part else line)
                 return
             print("\nFull-coverage breadth-first crawl:")
@@ -350,7 +354,8 @@ def main() -> None:
         if not args.part or part == args.part:
             print(describe(part, figures[part]))
     print(f"\n{time.monotonic() - started:.1f}s")
-    line = result_line(figures[TEST], figures[TRAIN], sites_per_100=per_100, budget=budget)
+    line = result_line(figures[TEST], figures[TRAIN], sites_per_100=per_100, budget=budget,
+                       render_ms_per_page=render_ms)
     print(one_part(line, args.part) if args.part else line)
 
 

@@ -11,6 +11,7 @@ from django_rq.admin import QueueAdmin
 from django_rq.models import Dashboard
 
 from crawlweb import bounded_json
+from crawlweb.admin_accessible import LABELLED_DATETIME, NamedEmptyValues
 from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
 from crawlweb.login_throttle import ThrottledAdminLoginForm
 from crawlweb.not_found import NO_REDIS
@@ -121,6 +122,7 @@ class CrawlForm(forms.ModelForm):
 @admin.register(Crawl)
 class CrawlAdmin(admin.ModelAdmin):
     form = CrawlForm
+    formfield_overrides = LABELLED_DATETIME
     list_display = ("name", "state", "strategy", "pages_fetched", "page_budget", "created_at")
     list_filter = ("state", "strategy")
     search_fields = ("name",)
@@ -154,7 +156,8 @@ class LinkInline(admin.TabularInline):
 @admin.register(Page)
 class PageAdmin(admin.ModelAdmin):
     list_display = ("final_url", "status_code", "language", "script", "content_type", "size", "fetched_at")
-    list_filter = ("crawl", "language", "script", "status_code", "content_type", "truncated")
+    list_filter = ("crawl", ("language", NamedEmptyValues), ("script", NamedEmptyValues), "status_code",
+                   ("content_type", NamedEmptyValues), "truncated")
     search_fields = ("url", "final_url", "title", "md5")
     raw_id_fields = ("crawl", "site", "host")
     readonly_fields = ("md5", "fetched_at")

@@ -1,5 +1,5 @@
 """Django settings. Every value an operator may change comes from an environment variable,
-read by a typed helper that refuses a bad value at start-up (see README, "Settings")."""
+read by a typed helper that refuses a bad value at start-up (docs/reference/settings.md lists them all)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -155,6 +155,12 @@ CRAWLER_CHAIN_WATCH_SECONDS = env_number("CRAWLER_CHAIN_WATCH_SECONDS", 30.0, mi
 CRAWLER_ROBOTS_CACHE_SECONDS = env_number("CRAWLER_ROBOTS_CACHE_SECONDS", 86400, minimum=0, integer=True)
 CRAWLER_TEXT_WINDOW_WORDS = env_number("CRAWLER_TEXT_WINDOW_WORDS", 10, minimum=0, maximum=100, integer=True)
 CRAWLER_WARC = env_bool("CRAWLER_WARC", True)
+# Rendering of script-built language switches (docs/script-switches.md): the Chromium the BS Detector
+# drives through Playwright ("" turns rendering off everywhere), its time per page, and the requests a
+# rendered page may make (its scripts and fragments, fetched by the crawler's own Fetcher).
+CRAWLER_CHROMIUM = env_str("CRAWLER_CHROMIUM", "/usr/bin/chromium")
+CRAWLER_RENDER_TIMEOUT = env_number("CRAWLER_RENDER_TIMEOUT", 10.0, minimum=0.5, maximum=120)
+CRAWLER_RENDER_REQUESTS = env_number("CRAWLER_RENDER_REQUESTS", 20, minimum=1, maximum=200, integer=True)
 # A followed crawl, experiment or scoring pass not on a terminal writes a plain progress line this often.
 PROGRESS_LINE_SECONDS = env_number("PROGRESS_LINE_SECONDS", 10.0, minimum=0.1, maximum=3600)
 # Targets a crawl takes from one host's sitemaps (the sitemaps themselves included): the parser
@@ -251,6 +257,8 @@ _PAIRS_READERS = {
     "PAIRS_FILTER_THRESHOLD": lambda name: env_number(name, 0.0),
     "PAIRS_MIN_BODY_COVERAGE": lambda name: env_number(name, 0.45, minimum=0, maximum=1),
     "PAIRS_MIN_ALIGNED_SHARE": lambda name: env_number(name, 0.3, minimum=0, maximum=1),
+    "PAIRS_MIN_SENTENCE_ALIGNMENT": lambda name: env_number(name, 0.67, minimum=0, maximum=1),
+    "PAIRS_COPIES_RULE": lambda name: env_bool(name, True),
     "PAIRS_CHECK_STRUCTURE": lambda name: env_bool(name, False),
     "PAIRS_STRUCTURE_MAX_DP": lambda name: env_number(name, 0.5, minimum=0, maximum=1),
     "PAIRS_DISCOVERY_TOP_K": lambda name: env_number(name, 500, minimum=1, integer=True),

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from crawlweb.admin_accessible import NamedEmptyValues
 from frontier.models import LayerPlacement, SiteVerdict, Target
 
 
@@ -14,7 +15,7 @@ class PlacementInline(admin.TabularInline):
 @admin.register(Target)
 class TargetAdmin(admin.ModelAdmin):
     list_display = ("url", "crawl", "state", "origin", "priority", "depth", "status_code", "error_kind", "attempts")
-    list_filter = ("crawl", "state", "origin", "error_kind")
+    list_filter = ("crawl", "state", "origin", ("error_kind", NamedEmptyValues))
     search_fields = ("url", "anchor_text")
     raw_id_fields = ("crawl", "host", "site", "source_page", "page")
     readonly_fields = ("lease_owner", "lease_expires_at", "attempts", "fetched_at", "created_at")

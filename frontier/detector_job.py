@@ -23,11 +23,13 @@ from crawlweb.crawler.urls import registrable_domain
 from crawlweb.models import Crawl, Page
 from crawlweb.services.followups import run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
+from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
 from crawlweb.services.site_language import settle_site_languages
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
 from frontier.classifiers.link_features import LinkContext
+from frontier.classifiers.render_hints import render_hints
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
 from training.promoted import detector_min_likelihood, link_predictor
@@ -35,7 +37,8 @@ from training.promoted import detector_min_likelihood, link_predictor
 log = logging.getLogger(__name__)
 # Switches real sites draw without <a href> count too: event handlers and choosers ("onclick"),
 # a script's navigation or path literals ("script"), a meta refresh of a language gateway.
-DETECTOR_LINK_KINDS = ("a", "area", "alternate", "onclick", "script", "refresh")
+# "rendered": a link only the page's rendered DOM has (crawlweb.services.rendering).
+DETECTOR_LINK_KINDS = ("a", "area", "alternate", "onclick", "script", "refresh", "rendered")
 TOP_LINK_SCORES = 10
 
 
@@ -82,6 +85,9 @@ class DetectorFetches:
         return link_contexts(fetched.page) if fetched is not None and fetched.page is not None else []
 
     def __call__(self, url: str) -> str | None:
+        known = self.fetches.get(url)
+        if known is not None and known.page is not None:  # read in an earlier pass (before a render)
+            return settled_language(self.crawl.pk, known.page)
         fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
                                   depth=self.depth)
         self.fetches[url] = fetched
@@ -123,16 +129,29 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
     min_likelihood = detector_min_likelihood(crawl.config, strategy.settings.min_likelihood)
     fetches = DetectorFetches(crawl, page)
     page_language = settled_language(crawl.pk, page)
-    verdict = detect_bilingual(
-        page.final_url or page.url, page_language, link_contexts(page), predictor,
-        fetches, min_likelihood=min_likelihood,
-        pair=(crawl.source_language, crawl.target_language), max_fetches=strategy.settings.max_fetches,
-        follow=fetches.links_of)
+    pair = (crawl.source_language, crawl.target_language)
+
+    def decide():
+        return detect_bilingual(
+            page.final_url or page.url, page_language, link_contexts(page), predictor,
+            fetches, min_likelihood=min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
+            follow=fetches.links_of)
+
+    verdict = decide()
+    hints, rendered = [], []
+    if not verdict.bilingual:
+        hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"))
+        if hints:
+            verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
+                                                  pair, verdict, fetches, decide)
     best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
     evidence = {"page": page.final_url or page.url, "page_language": page_language,
                 "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
                 "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
                 "candidates": verdict.candidates, "min_likelihood": min_likelihood}
+    if rendered:
+        evidence["rendered"] = [outcome.evidence() for outcome in rendered]
+        evidence["render_hints"] = hints
     if fetches.budget_spent:
         evidence["budget_spent"] = True  # decided without the pages the budget had no room for
     crawl.refresh_from_db(fields=["pages_fetched"])
@@ -148,6 +167,30 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
     if stored is not None and verdict.bilingual and strategy.back_and_forth:
         schedule_backlinks(crawl, strategy, page, stored)
     return stored
+
+
+def render_and_decide(crawl: Crawl, budget: int, page: Page, pair: tuple[str, str], verdict, fetches: DetectorFetches,
+                      decide) -> tuple[object, list[RenderOutcome]]:
+    """Render the input page, then the pages the detector read in a language of the pair, at most
+    ``budget`` pages, deciding again after each render that found links; stops once bilingual."""
+    if budget <= 0 or not rendering_available():
+        return verdict, []
+    outcomes: list[RenderOutcome] = []
+    queue, done = [page], set()
+    with renderer_for(crawl, page) as renderer:
+        while queue and len(outcomes) < budget:
+            current = queue.pop(0)
+            done.add(current.pk)
+            outcome = render_page_links(crawl, current, renderer)
+            outcomes.append(outcome)
+            if outcome.links_added:
+                verdict = decide()
+                if verdict.bilingual:
+                    break
+            queue += [read.page for read in fetches.fetches.values()
+                      if read.page is not None and read.page.pk not in done
+                      and (read.page.language or "").split("-")[0] in pair and read.page not in queue]
+    return verdict, outcomes
 
 
 def external_backlinks(urls: list[str], page_url: str) -> list[str]:

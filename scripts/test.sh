@@ -6,7 +6,8 @@
 # embedded pass as two (the SHARDS below). Shards share nothing: each has its own test database,
 # Redis database, VAR_DIR and free loopback ports. Most of their time is spent waiting on sockets
 # and politeness clocks, so six at once on two cores take little longer than the longest alone.
-# With arguments (-k leasing, a path) each pass runs whole, once.
+# With arguments (-k leasing, a path) each pass runs whole, once. Without, the docs site is built
+# first (mkdocs build --strict).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/services.sh || exit 1
@@ -79,6 +80,13 @@ start() {
     names+=("$name")
     outputs+=("$log")
 }
+
+# The docs site first (the whole run only): a broken link or anchor fails it (mkdocs.yml says strict).
+# Built under VAR_DIR, so a run leaves the working tree as it found it.
+if [ "$#" -eq 0 ]; then
+    echo "== docs: mkdocs build --strict =="
+    NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$VAR_DIR/site" || exit 1
+fi
 
 echo "== pytest processes side by side: the first prints as it goes, each other's output follows when it ends =="
 if [ "$#" -eq 0 ]; then

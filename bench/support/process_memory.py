@@ -11,7 +11,8 @@ def tree_rss_mb(pid: int) -> float:
 
 
 def largest_peak_rss_mb(pid: int) -> float:
-    """The largest VmHWM (a process's own peak resident size) among a process and its live descendants
+    """peak_rss_mb of bench/hardening.py, one definition for its three parts (the fault lab's workers, the
+    hostile crawl, the fuzzer's crawl processes; issue 32 item 4): the largest VmHWM (a process's own peak resident size) among a process and its live descendants
     (a crawl process and its page-preparation process are each held to the memory target). Unlike
     getrusage's ru_maxrss, which survives execve, VmHWM does not start at the size of the parent that
     forked the process: a child of a 1.3 GB test run is not 1.3 GB."""

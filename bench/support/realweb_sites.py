@@ -60,6 +60,14 @@ def site_figures(crawl_id: int, subset: list[TruthSite]) -> SiteFigures:
     return SiteFigures(found, set(verdicts), truly, p, r, decided_by)
 
 
+def render_cost(crawl_id: int) -> tuple[int, float]:
+    """(pages rendered, milliseconds per rendered page) of the crawl's BS Detector, from its stored verdicts'
+    evidence (frontier.detector_job: one entry per render, with its wall time, the browser's start included)."""
+    times = [entry["ms"] for v in stored_verdicts(crawl_id).values()
+             for entry in v["evidence"].get("rendered", []) if not entry.get("error")]
+    return len(times), (sum(times) / len(times) if times else 0.0)
+
+
 def stored_labels(crawl_id: int) -> dict[str, dict[str, str]]:
     """{site name: {page key: evaluation label}} of every page the crawl stored (its URL and final URL)."""
     from crawlweb.models import Page

@@ -70,7 +70,10 @@ def address_refusal(ip: IPAddress, policy: str) -> str | None:
 _CACHE_SECONDS = 300.0  # a crawl step fetches many pages of one host: resolve it once, not per page
 _FAILURE_CACHE_SECONDS = 60.0  # a name that does not resolve (proxied hosts often) is asked again after this
 _CACHE_MAX = 4096
-_cache: dict[str, tuple[float, list[IPAddress] | socket.gaierror]] = {}
+# A failure is kept as its errno and message, never as the exception: raising a kept exception again
+# chains the new traceback onto the old, and every traceback holds the frames of the fetch that asked,
+# its response body included. A long fuzz run held hundreds of MB so (docs/fuzzing.md).
+_cache: dict[str, tuple[float, list[IPAddress] | tuple[int, str]]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -86,14 +89,14 @@ def _resolve(host: str) -> list[IPAddress]:
     with _cache_lock:
         hit = _cache.get(host)
     if hit and hit[0] > now:
-        if isinstance(hit[1], socket.gaierror):
-            raise hit[1]
+        if isinstance(hit[1], tuple):
+            raise socket.gaierror(*hit[1])
         return hit[1]
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except socket.gaierror as error:
         if error.errno != socket.EAI_AGAIN:  # a temporary resolver failure is retried at once
-            _remember(host, now + _FAILURE_CACHE_SECONDS, error)
+            _remember(host, now + _FAILURE_CACHE_SECONDS, (error.errno, error.strerror))
         raise
     addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos))
     _remember(host, now + _CACHE_SECONDS, addresses)

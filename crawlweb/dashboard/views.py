@@ -11,7 +11,7 @@ from crawlweb.dashboard.new_crawl import filled_form, form_context
 from crawlweb.dashboard.stats import crawl_list_counters
 from crawlweb.jobs.queueing import describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl, Page
-from crawlweb.services import crawl_control
+from crawlweb.services import chain_runner, crawl_control
 
 RECENT_PAGES = 10  # the newest; the counters link to them all
 ACTIONS = {
@@ -45,7 +45,9 @@ def crawl_detail(request, pk):
     crawl = get_object_or_404(Crawl, pk=pk)
     context = {"crawl": crawl, "live": crawl_figures("live", crawl, lambda: live_counters(crawl)),
                # what a crawl with an empty frontier still waits for before it finishes (read from the queues)
-               "jobs_waiting": describe_jobs(pending_crawl_jobs(crawl.pk))}
+               "jobs_waiting": describe_jobs(pending_crawl_jobs(crawl.pk)),
+               # a running crawl whose process died (embedded mode): its page offers to take it over
+               "runner_gone": chain_runner.runner_gone(crawl)}
     if request.headers.get("HX-Request"):  # the polled partial: live counters, and the actions out of band
         context["oob"] = True
     else:

@@ -30,7 +30,7 @@ from crawlweb.services.followups import (StepResult, run_batch_followups, run_dr
 from crawlweb.services.leasing import Lease, hand_back_leases, in_flight, lease_batch, next_lease_in
 from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step, warc_writer_for
 from crawlweb.services import prep_processes
-from crawlweb.services.page_prep import keeps_page
+from crawlweb.services.page_prep import failed_preparation, keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from crawlweb.tallies.fold import fold_tallies
 from frontier.models import Target
@@ -283,8 +283,9 @@ def _room(crawl: Crawl) -> int:
 def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
     """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network.
 
-    Whatever one URL does to the network step, its failure stays with its Target: raised here, it
-    failed the whole batch it came with, and every later step that leased it again."""
+    Whatever one URL does to the network step or its page to the preparation, the failure stays with
+    its Target: raised here, it failed the whole batch it came with, and every later step that leased
+    it again."""
     time.sleep(lease.wait_s())  # a host leased within the look-ahead: its clock runs out now
     try:
         outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
@@ -298,7 +299,11 @@ def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetch
         outcome = NetworkOutcome(result=failed, finished_at=time.time())
     prepared = None
     if keeps_page(outcome.result):
-        prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config, lease.source_url)
+        try:
+            prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config, lease.source_url)
+        except Exception as error:  # whatever the page holds, its failure stays with its Target too
+            log.exception("preparing %s failed unexpectedly", lease.target.url)
+            outcome.result = failed_preparation(outcome.result, error)
     return Fetched(lease, outcome, prepared)
 
 

@@ -80,6 +80,15 @@ def why_orphaned(crawl: Crawl) -> str:
     return f"{name.describe()}, which ran its steps, has not said it lives since {since}"
 
 
+def runner_gone(crawl: Crawl) -> str:
+    """What the crawl page says of a running crawl whose runner is another process, gone (why_orphaned);
+    "" otherwise. A chain that stopped in this very process is left to its watch, which waits to see it
+    so twice: a page polled between two steps would otherwise show a runner gone that is not."""
+    if not crawl.runner or is_mine(crawl):
+        return ""
+    return why_orphaned(crawl)
+
+
 def hand_back_dead_leases(crawl: Crawl, runner: str) -> None:
     """The Targets a dead runner's steps held are leasable again at once, not when their leases run
     out (CRAWLER_LEASE_SECONDS): their hosts' busy clocks held up every crawl that shares them

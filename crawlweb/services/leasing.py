@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Min, Q, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
@@ -32,7 +32,7 @@ from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.models import Crawl, Host, Page
 from crawlweb.services.bulk_rows import case_by_id
-from crawlweb.services.lease_walk import host_free, walk
+from crawlweb.services.lease_walk import walk
 from frontier.host_queues import refresh, wake_due_rows
 from frontier.models import HostQueue, Target
 from frontier.strategies.queues import queue_order
@@ -136,14 +136,32 @@ def claim_host(host: Host, interval_s: float) -> bool:
 def claim_host_now(host: Host) -> float:
     """Claim the host if it is free now (0.0), else the seconds until it may be (at least 0.01):
     for a caller with other hosts to turn to instead of waiting (deep-page checks)."""
+    return claim_hosts_now([host.pk])[host.pk]
+
+
+def claim_hosts_now(host_ids) -> dict[int, float]:
+    """claim_host_now of many hosts: {host id: 0.0 when claimed now, else the seconds until it may
+    be free}. One conditional UPDATE claims every free one (a host another worker claimed first no
+    longer matches), one read says how long the others are held."""
+    host_ids = sorted(set(host_ids))
+    if not host_ids:
+        return {}
     now = timezone.now()
     expires = now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS)
-    if Host.objects.filter(host_free(now), pk=host.pk).update(busy_until=expires, last_served_at=now):
-        return 0.0
-    row = Host.objects.filter(pk=host.pk).values("busy_until", "next_fetch_at").first() or {}
-    moments = [m for m in (row.get("busy_until"), row.get("next_fetch_at")) if m is not None and m > now]
-    # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
-    return max(0.01, max((m - now).total_seconds() for m in moments) if moments else 0.05)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Host._meta.db_table} SET busy_until = %s, last_served_at = %s"
+            f" WHERE id IN ({', '.join(['%s'] * len(host_ids))})"
+            " AND (busy_until IS NULL OR busy_until < %s) AND (next_fetch_at IS NULL OR next_fetch_at <= %s)"
+            " RETURNING id", [adapt(expires), adapt(now), *host_ids, adapt(now), adapt(now)])
+        waits = {host_id: 0.0 for (host_id,) in cursor.fetchall()}
+    held = [host_id for host_id in host_ids if host_id not in waits]
+    for row in Host.objects.filter(pk__in=held).values("pk", "busy_until", "next_fetch_at"):
+        moments = [m for m in (row["busy_until"], row["next_fetch_at"]) if m is not None and m > now]
+        # busy_until is a lease's expiry, an upper bound: the host is usually released sooner.
+        waits[row["pk"]] = max(0.01, max((m - now).total_seconds() for m in moments) if moments else 0.05)
+    return {host_id: waits.get(host_id, 0.05) for host_id in host_ids}  # a host row gone: try again later
 
 
 def release_hosts(releases: list[tuple[int, float, datetime | None]]) -> None:

@@ -8,16 +8,18 @@ starts before the worker has loaded Django, and never loads it.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timezone
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_response
-from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, FetchResult, classify_content, content_kind
+from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, UNEXPECTED, FetchResult, classify_content, content_kind
 from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
 from crawlweb.crawler.scriptlinks import script_file_links
 from crawlweb.crawler.sitemaps import NotASitemap, looks_like_sitemap, parse_sitemap
@@ -33,7 +35,7 @@ WARM_UP_TEXT = "Ovo je kratka rečenica na srpskom jeziku. This is a short Engli
 PAGE_KEEPING_KINDS = (None, TOO_LARGE, NOT_HTML)
 # Canonical links are recorded but not followed: the canonical page is usually linked anyway.
 FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", "text", "script", "param",
-                       "sitemap", "sitemap-alternate", "script-src")
+                       "sitemap", "sitemap-alternate", "script-src", "rendered")
 # Guesses (string literals of scripts, crawler.scriptlinks; pages named in a link's query,
 # crawler.paramlinks) and the site's own external scripts: followed inside their site, never off it.
 SPECULATIVE_LINK_KINDS = ("script", "param", "script-src")
@@ -208,10 +210,23 @@ def db_text(text: str) -> str:
     return text.replace("\x00", "") if "\x00" in text else text
 
 
+def failed_preparation(result: FetchResult, error: Exception) -> FetchResult:
+    """``result`` as a fetch whose page the crawler could not prepare: its Target fails with the reason
+    (error kind "unexpected", a bug to report) instead of the whole batch it came with."""
+    return dataclasses.replace(
+        result, body=b"", exchanges=[], error_kind=UNEXPECTED,
+        error=f"crawler error while preparing the page: {type(error).__name__}: {error}"[:2000])
+
+
 def _http_date(value: str | None):
+    """A Last-Modified header as a date in UTC, or None: for a value that is no date, and for one beyond
+    the years a date can hold once in UTC (``Mon, 01 Jan 99999999999 …`` overflowed and failed the
+    page's whole batch; ``Fri, 31 Dec 9999 23:59:59 -0100`` is year 10000 in UTC, which SQLite's
+    column refused and PostgreSQL stored but Python could not read back)."""
     if not value:
         return None
     try:
-        return parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        date = parsedate_to_datetime(value)
+        return (date if date.tzinfo else date.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (TypeError, ValueError, OverflowError):
         return None

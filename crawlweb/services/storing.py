@@ -8,6 +8,7 @@ to the same Page, and re-running a step never duplicates pages or links.
 """
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
@@ -16,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from crawlweb.crawler.bounded_cache import SizeBoundedCache
 from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.robots import RobotsPolicy
@@ -27,14 +29,20 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
-from crawlweb.services.page_prep import PreparedPage, db_text, keeps_page, prepare_page
+from crawlweb.services.page_prep import PreparedPage, db_text, failed_preparation, keeps_page, prepare_page
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets, sitemap_entry_targets
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
 from frontier.strategies.base import LinkOut, Strategy
 
-_parsed_policies: dict[tuple[int, float], RobotsPolicy] = {}
+log = logging.getLogger(__name__)
+# Per process, keyed by host and expiry. Bounded by the robots.txt text it holds (a policy's parse is a
+# few times its text): hosts come and go over a long crawl, and some files are 500 KiB.
+POLICY_CACHE_CHARS = 8_000_000
+POLICY_OVERHEAD_CHARS = 2_000  # what even an empty policy costs, so many small ones count too
+_parsed_policies: SizeBoundedCache[RobotsPolicy] = SizeBoundedCache(
+    POLICY_CACHE_CHARS, lambda policy: len(policy.text) + POLICY_OVERHEAD_CHARS)
 NO_SITEMAP_STATUSES = (404, 410)
 # A site's own script (link kind "script-src") may name pages nothing else links, but most name none:
 # it is fetched after the pages around it, as if it were this many levels deeper (every strategy's
@@ -53,9 +61,7 @@ def robots_policy(host: Host) -> RobotsPolicy | None:
     key = (host.pk, host.robots_expires_at.timestamp())
     policy = _parsed_policies.get(key)
     if policy is None:
-        if len(_parsed_policies) > 10000:
-            _parsed_policies.clear()
-        policy = _parsed_policies[key] = RobotsPolicy.from_dict(host.robots)
+        policy = _parsed_policies.put(key, RobotsPolicy.from_dict(host.robots))
     return policy
 
 
@@ -85,9 +91,7 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
     step = step if step is not None else StepResult(crawl.pk)
     for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
         if item.prepared is None and keeps_page(item.outcome.result):
-            item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config,
-                                         window_words=settings.CRAWLER_TEXT_WINDOW_WORDS,
-                                         loaded_by=item.lease.source_url)
+            _prepare_here(item, config)
     with transaction.atomic():
         lock_crawl_store(crawl.pk)
         pages: list[Fetched] = []
@@ -107,6 +111,16 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
         # lease.host was read when leased; _save_robots updated it in place if Crawl-delay changed.
         release_hosts([(item.lease.host.pk, host_interval(item.lease.host, config), _ended(item.outcome))
                        for item in batch])
+
+
+def _prepare_here(item: Fetched, config: CrawlConfig) -> None:
+    """Prepare the page of ``item``; a page that breaks the preparation fails its Target, not the batch."""
+    try:
+        item.prepared = prepare_page(item.outcome.result, site_name(item.lease.host.name), config,
+                                     window_words=settings.CRAWLER_TEXT_WINDOW_WORDS, loaded_by=item.lease.source_url)
+    except Exception as error:
+        log.exception("preparing %s failed unexpectedly", item.lease.target.url)
+        item.outcome.result = failed_preparation(item.outcome.result, error)
 
 
 def _ended(outcome: NetworkOutcome) -> datetime | None:

@@ -18,8 +18,8 @@ def origin_help(origin: str) -> str:
 
 
 @register.simple_tag
-def crawl_actions(crawl) -> list[tuple[str, str]]:
-    return actions_for(crawl.state)
+def crawl_actions(crawl, runner_gone: str = "") -> list[tuple[str, str]]:
+    return actions_for(crawl.state, bool(runner_gone))
 
 
 @register.simple_tag

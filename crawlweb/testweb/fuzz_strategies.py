@@ -51,7 +51,9 @@ EXTRA_HEADERS = (("Content-Encoding", "gzip"), ("Content-Encoding", "br"), ("Con
                  ("Retry-After", "Wed, 99 Foo 9999"), ("Refresh", "0; url=javascript:alert(1)"),
                  ("Refresh", "0; url=http://{h1}/p1.html"), ("Link", "<http://{h1}/p2.html>; rel=canonical"),
                  ("X-Robots-Tag", "noindex, nofollow"), ("Set-Cookie", "s=" + "a" * 4000),
-                 ("Last-Modified", "yesterday"), ("ETag", "W/\"" + "e" * 3000 + "\""), ("X-Long", "a" * 70_000),
+                 ("Last-Modified", "yesterday"), ("Last-Modified", "Mon, 01 Jan 99999999999 00:00:00 GMT"),
+                 ("Last-Modified", "Fri, 31 Dec 9999 23:59:59 -0100"),  # beyond what a date holds, in UTC
+                 ("ETag", "W/\"" + "e" * 3000 + "\""), ("X-Long", "a" * 70_000),
                  ("Content-Language", "sr, \u017eu"), ("Content-Location", "http://[::1]:99999/"),
                  (MANY_HEADERS, "150"), ("Content-Length", "-1"), ("Content-Length", "1e300"))
 

@@ -22,6 +22,7 @@ from . import pages as page_models
 from .pages import PageModel
 from .real_sites import RealSites
 from .responses import Response, error_page, html_response, redirect, text_response
+from .script_sites import SCRIPT_SITE_HOSTS, script_site_response
 from .sitemap_files import ROBOTS_INDEX, robots_response as sitemap_robots, sitemap_response
 from .sites import DIRECTORY, SPECIAL, SiteSpec, plan_sites
 from .specials import (DEFAULT_OVERSIZED_BYTES, DEFAULT_SLOW_DELAY_S, robots_response,
@@ -156,6 +157,8 @@ class TestWeb:
             response = self.fuzz.respond(host, path)
         elif host in HOSTILE_HOSTS:
             response = hostile_response(host, path, parts.query)
+        elif host in SCRIPT_SITE_HOSTS:
+            response = script_site_response(host, path)
         elif host in self._site_by_host:
             response = self._site_response(self._site_by_host[host], host, path, parts.query, lowered)
         else:

@@ -34,10 +34,12 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     and return the sites among them whose score_site the caller won the right to enqueue: not
     pending, and grown ``growth`` times since the last scoring (1.0: any new page will do).
 
-    Three kinds of statements for the whole batch: missing claim rows are created, counters are
-    raised (one UPDATE per distinct count), then one conditional UPDATE flips every claimable row and
-    returns the sites it flipped (a row flipped by another worker first no longer matches, so
-    exactly one caller wins each site)."""
+    Missing claim rows are created, then one UPDATE per distinct count raises the counters and, in
+    the same write, flips every claimable row to pending (raised then flipped in two statements, each
+    row was written twice per step). A row another worker flipped first no longer matches, so one
+    caller wins each site: a row is won by this call when it comes back pending and claimed at this
+    call's own moment (two calls would have to start within the same microsecond to tie; the cost
+    of a tie is one more scoring of the site, which is idempotent)."""
     counts = Counter(stored) if not isinstance(stored, Mapping) else Counter(dict(stored))
     site_ids = sorted(site_id for site_id, n in counts.items() if n > 0)
     if not site_ids:
@@ -48,18 +50,23 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     by_count: dict[int, list[int]] = defaultdict(list)
     for site_id in site_ids:
         by_count[counts[site_id]].append(site_id)
-    for n, ids in by_count.items():
-        ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=ids).update(
-            pages_stored=F("pages_stored") + n, behind=True, last_stored_at=now)
     adapt = connection.ops.adapt_datetimefield_value
-    marks = ", ".join(["%s"] * len(site_ids))
+    won: list[int] = []
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
-            f" WHERE crawl_id = %s AND site_id IN ({marks}) AND (pending = %s OR claimed_at < %s)"
-            " AND pages_stored >= %s * pages_at_last_score RETURNING site_id",
-            [True, adapt(now), crawl_id, *site_ids, False, adapt(now - STALE_AFTER), float(growth)])
-        return sorted(row[0] for row in cursor.fetchall())
+        for n, ids in by_count.items():
+            # SET reads the row as it was: the claimable test sees the count before this raise.
+            claimable = "((pending = %s OR claimed_at < %s) AND pages_stored + %s >= %s * pages_at_last_score)"
+            claim_params = [False, adapt(now - STALE_AFTER), n, float(growth)]
+            cursor.execute(
+                f"UPDATE {ScoreClaim._meta.db_table} SET pages_stored = pages_stored + %s, behind = %s,"
+                f" last_stored_at = %s, pending = CASE WHEN {claimable} THEN %s ELSE pending END,"
+                f" claimed_at = CASE WHEN {claimable} THEN %s ELSE claimed_at END"
+                f" WHERE crawl_id = %s AND site_id IN ({', '.join(['%s'] * len(ids))})"
+                " RETURNING site_id, CASE WHEN pending = %s AND claimed_at = %s THEN 1 ELSE 0 END",
+                [n, True, adapt(now), *claim_params, True, *claim_params, adapt(now), crawl_id, *ids,
+                 True, adapt(now)])
+            won += [site_id for site_id, flipped in cursor.fetchall() if flipped]
+    return sorted(won)
 
 
 def claim_quiet_sites(crawl_id: int, quiet: timedelta) -> list[int]:

@@ -44,13 +44,21 @@ GUESS_SCORE = 0.5  # a URL guessed by swapping a language unit: read after the l
 LINK_GUESS_SCORE = 0.4  # a guess from a link's address: after the page's own counterpart, its likeliest pair
 LINK_GUESSES = 2  # guesses per page from its links' addresses (see _Candidates.add_links)
 MAX_EXPANSIONS = 2  # pages read beyond the input page whose own links are read too
+# A page outside the pair (a site entered from its third language, or a page with no language of its
+# own: a gateway, a script's redirect) is not judged on the Link Predictor's threshold alone: its best
+# same-site links down to this score are read too (the Secondary bound of the link layers), at most
+# SECOND_LOOK_READS of them, and what they lead to is followed. A Russian home page's only language
+# link scored 0.79, under the 0.8 minimum, and a Serbian–English site was judged from that one page.
+SECOND_LOOK_FLOOR = 0.5
+SECOND_LOOK_READS = 2
 
 
 @dataclass
 class _Candidate:
     url: str
     score: float
-    why: str  # "predicted", "switch" (its marks name a language of the pair) or "guess" (a swapped URL unit)
+    why: str  # "predicted", "switch" (its marks name a language of the pair), "guess" (a swapped URL unit)
+    #           or "second look" (ranked under the minimum on a page outside the pair)
     names: str | None = None  # the language the switch names
 
 
@@ -62,6 +70,7 @@ class _Candidates:
         self.pair, self.min_likelihood, self.predictor = pair, min_likelihood, predictor
         self.by_url: dict[str, _Candidate] = {}
         self.done: set[str] = set()
+        self.second_look: list[_Candidate] = []  # read only from a page outside the pair (take_second_look)
 
     def add_links(self, page_url: str, links: Sequence[LinkContext]) -> None:
         links = list(links)
@@ -83,6 +92,8 @@ class _Candidates:
                 self._offer(_Candidate(url, float(score), "predicted", names))
             elif names:
                 self._offer(_Candidate(url, float(score), "switch", names))
+            elif score >= SECOND_LOOK_FLOOR and same_site(url, page):
+                self.second_look.append(_Candidate(url, float(score), "second look"))
             # A switch written in JavaScript (href="#", the script swaps /sr/ for /en/ in the address)
             # leaves only the menu's links to one language: their other side is a guess too.
             if names in self.pair and link_guesses < LINK_GUESSES:
@@ -107,6 +118,16 @@ class _Candidates:
         if known is None or (candidate.score, bool(candidate.names)) > (known.score, bool(known.names)):
             self.by_url[candidate.url] = candidate
 
+    def take_second_look(self) -> None:
+        """Offer the links kept for a second look, best first, at most SECOND_LOOK_READS."""
+        best = sorted(self.second_look, key=lambda c: (-c.score, c.url))
+        self.second_look = []
+        offered = 0
+        for candidate in best:
+            if candidate.url not in self.done and candidate.url not in self.by_url and offered < SECOND_LOOK_READS:
+                self.by_url[candidate.url] = candidate
+                offered += 1
+
     @property
     def predicted(self) -> int:
         return sum(1 for c in self.by_url.values() if c.why == "predicted")
@@ -114,7 +135,7 @@ class _Candidates:
     def next(self, seen: set[str]) -> _Candidate | None:
         missing = set(self.pair) - seen
         left = [c for c in self.by_url.values() if c.url not in self.done
-                and (c.why == "predicted" or c.names in missing)]
+                and (c.why in ("predicted", "second look") or c.names in missing)]
         if not left:
             return None
         best = min(left, key=lambda c: (c.names not in missing, c.why == "guess", -c.score, c.url))
@@ -139,7 +160,9 @@ def detect_bilingual(
     pair (switch_hints.switch_language) when the Link Predictor ranks them low, guesses the other
     side of a page whose URL carries a language unit, and reads the links of up to MAX_EXPANSIONS
     pages it read (a language chooser or a script redirect leads to a page whose own switch
-    leads on)."""
+    leads on). A page outside the pair takes a second look (SECOND_LOOK_FLOOR) before it is judged, and
+    the pages read from it are followed whatever their language: a site entered from its third language
+    is judged on its other languages' pages, not on one link's score."""
     if not 0.0 <= min_likelihood <= 1.0:
         raise ValueError(f"min_likelihood must be in [0, 1], got {min_likelihood}")
     if max_fetches < 0:
@@ -156,9 +179,14 @@ def detect_bilingual(
     candidates.add_links(page_url, links)
     candidates.add_guesses(page_url, page_lang)
     verdict = DetectorVerdict(bilingual=False, candidates=candidates.predicted)
-    expansions = 0
+    outside_pair = base_language(page_lang) not in wanted
+    expansions, second_look = 0, outside_pair
     while not wanted <= seen and verdict.pages_downloaded < max_fetches:
         chosen = candidates.next(seen)
+        if chosen is None and second_look:
+            second_look = False
+            candidates.take_second_look()
+            chosen = candidates.next(seen)
         if chosen is None:
             break
         language = fetch_language(chosen.url)
@@ -166,11 +194,17 @@ def detect_bilingual(
         verdict.evidence.append({"url": chosen.url, "score": chosen.score, "language": language, "why": chosen.why})
         if base_language(language):
             seen.add(base_language(language))
-        if base_language(language) in wanted and not wanted <= seen:
+        if wanted <= seen:
+            break
+        if base_language(language) in wanted:
             candidates.add_guesses(chosen.url, language)
-            if follow is not None and expansions < MAX_EXPANSIONS:
-                expansions += 1
-                candidates.add_links(chosen.url, follow(chosen.url))
+        # From a page outside the pair every page read leads on: a German home page's "other
+        # language" link may land on the Serbian side, whose own switch names English.
+        if (base_language(language) in wanted or outside_pair and language) and follow is not None \
+                and expansions < MAX_EXPANSIONS:
+            expansions += 1
+            candidates.add_links(chosen.url, follow(chosen.url))
+            second_look = outside_pair  # the page followed gets its own second look
     verdict.bilingual = wanted <= seen
     verdict.languages_seen = sorted(seen)
     return verdict

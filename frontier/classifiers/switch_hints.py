@@ -20,12 +20,18 @@ from crawlweb.crawler.urls import registrable_domain
 from frontier.classifiers.link_features import LinkContext
 
 # Short labels and flag words per language (case-folded). Not "us" (About us) nor "me" (About me).
+# The pair's names in other languages too (Serbisch, anglais, сербский): a site entered from its
+# third language names its Serbian and English versions in that language.
 SWITCH_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset("""en eng engl english engleski енглески gb uk usa united-kingdom great-britain britain
                        flag-gb flag-us flag-uk en-us en-gb england engleska енглеска britanija британија
-                       velika-britanija united-states america amerika америка""".split()),
+                       velika-britanija united-states america amerika америка
+                       englisch anglais inglese inglés ingles английский английская англиски angol angielski
+                       engelsk anglicky anglický angleško angleščina""".split()),
     "sr": frozenset("""sr srb srp srpski serbian serbia srbija rs српски срп србија sr-latn sr-cyrl latinica
-                       ћирилица cirilica ćirilica латиница lat cir ћир лат flag-rs""".split()),
+                       ћирилица cirilica ćirilica латиница lat cir ћир лат flag-rs
+                       serbisch serbe serbo serbio сербский сербская szerb serbski serbisk srbsky srbský srbsko
+                       srbščina""".split()),
 }
 # Words that name a language as a unit of a link's address (_UNIT: a folder, or a part of a file name between - _ .):
 # /engleski/, /eng/, index_en.html, /lat/. Codes and language names only: a country's name in a URL

@@ -3,7 +3,9 @@
   backlinks    {"providers": [{"kind": "graph"} | {"kind": "edge_file", "path": ...} |
                               {"kind": "http", "url_template": ".../?url={url}"}], "rate": calls/s}
   queue_ratio  {"backlink": 1, "forward": 3}: of every 4 pages, 1 from the backlink queue
-  detector     {"min_likelihood": 0.8, "max_fetches": 5}  (paper default 0.8 for crawling)
+  detector     {"min_likelihood": 0.8, "max_fetches": 5, "render_pages": n}  (paper default 0.8 for crawling;
+               render_pages: pages per site rendered in Chromium when its links hint at a script-built
+               switch, default 2 for COBFC and 0 for the others; docs/script-switches.md)
   learning     {"every": pages between learning iterations (default budget/5), "primary": 0.8,
                 "secondary": 0.5}
   topic        {"definition": "50: term=class ...", "cutoff": 10, "algorithm": "plain|position"}
@@ -15,6 +17,10 @@ from dataclasses import dataclass, field
 
 DISCOVERY_KEYS = ("backlinks", "queue_ratio", "detector", "learning", "topic", "random_seed")
 PROVIDER_KINDS = ("graph", "edge_file", "http")
+# Pages per site the BS Detector renders in Chromium (docs/script-switches.md): on for COBFC, the
+# preset an operator runs to find sites; a crawl's detector.render_pages overrides it.
+DEFAULT_RENDER_PAGES = {"cobfc": 2}
+MAX_RENDER_PAGES = 10
 
 
 @dataclass(frozen=True)
@@ -24,6 +30,7 @@ class DiscoverySettings:
     queue_ratio: dict = field(default_factory=lambda: {"backlink": 1, "forward": 3})
     min_likelihood: float = 0.8
     max_fetches: int = 5
+    render_pages: int | None = None  # None: the strategy's default (DEFAULT_RENDER_PAGES)
     learning_every: int | None = None
     primary: float = 0.8
     secondary: float = 0.5
@@ -49,11 +56,15 @@ class DiscoverySettings:
             queue_ratio=dict(config.get("queue_ratio", {"backlink": 1, "forward": 3})),
             min_likelihood=float(detector.get("min_likelihood", 0.8)),
             max_fetches=int(detector.get("max_fetches", 5)),
+            render_pages=detector.get("render_pages"),
             learning_every=learning.get("every"),
             primary=float(learning.get("primary", 0.8)), secondary=float(learning.get("secondary", 0.5)),
             topic_definition=topic.get("definition", ""), topic_cutoff=float(topic.get("cutoff", 10.0)),
             topic_algorithm=topic.get("algorithm", "plain"), random_seed=int(config.get("random_seed", 0)),
         )
+
+    def pages_to_render(self, strategy: str) -> int:
+        return self.render_pages if self.render_pages is not None else DEFAULT_RENDER_PAGES.get(strategy, 0)
 
     def learning_interval(self, budget: int) -> int:
         """Pages between learning iterations: the paper used 20,000; we scale to the budget."""
@@ -93,6 +104,10 @@ def errors(config: dict) -> dict[str, str]:
     if not (isinstance(detector, dict) and _number(detector.get("min_likelihood", 0.8), 0, 1)
             and isinstance(detector.get("max_fetches", 5), int) and detector.get("max_fetches", 5) >= 0):
         found["detector"] = "must be {min_likelihood: 0..1, max_fetches: integer >= 0}"
+    elif "render_pages" in detector and not (isinstance(detector["render_pages"], int)
+                                             and not isinstance(detector["render_pages"], bool)
+                                             and 0 <= detector["render_pages"] <= MAX_RENDER_PAGES):
+        found["detector"] = f"render_pages must be an integer 0..{MAX_RENDER_PAGES}, not {detector['render_pages']!r}"
     learning = config.get("learning", {})
     if not (isinstance(learning, dict) and (learning.get("every") is None or
                                             (isinstance(learning["every"], int) and learning["every"] > 0))

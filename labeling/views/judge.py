@@ -100,7 +100,15 @@ def undo(request, pk):
 @require_GET
 @evaluator_required
 def help_panel(request):
+    """The card's help panel for htmx; opened as a page of its own (its link typed, or no JavaScript), a
+    whole page with a title and a way back, whose Close leads to the labeling home."""
     what = request.GET.get("what", "")
     what = what if what in KEYS else "pairs"
-    return render(request, "labeling/_help.html", {"closed": request.GET.get("close") == "1",
-                                                   "guidelines": guidelines(what), "rules": RULES[what]})
+    closed = request.GET.get("close") == "1"
+    as_page = not request.headers.get("HX-Request")
+    if as_page and closed:
+        return redirect("labeling:index")
+    response = render(request, "labeling/help.html" if as_page else "labeling/_help.html",
+                      {"closed": closed, "guidelines": guidelines(what), "rules": RULES[what], "as_page": as_page})
+    response["Vary"] = "HX-Request"
+    return response

@@ -1,4 +1,4 @@
-"""Where the browser tests save the README's screenshots.
+"""Where the browser tests save the screenshots of the README and the docs.
 
 docs/ when UPDATE_SCREENSHOTS=1 (`make screenshots`), else the test's own temporary folder: a test
 run leaves the working tree as it found it, and the README's pictures change only when asked."""

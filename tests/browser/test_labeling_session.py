@@ -4,7 +4,8 @@ mistake undone and a reload mid-session; the admin adjudicates their disagreemen
 the report (its figures recomputed here from the answers given), follows a number to its items, and
 has a retraining job promote or reject a pair classifier, with the comparison on the page.
 
-Saves docs/judging.png and docs/report.png for the README (tests.browser.screenshots)."""
+Saves docs/judging.png and docs/report.png for the docs (tutorial/first-evaluation.md, explanation/)
+(tests.browser.screenshots)."""
 from __future__ import annotations
 
 import math
@@ -31,7 +32,7 @@ VIEWPORT = {"width": 1280, "height": 800}
 # 5 wrong pairs among the filter's kept ones that training needs at least (training.services.trainers).
 MORE_SITES = ("www.institut.rs",)
 CATEGORY_KEYS = {"language_id": "1", "invalid_url": "2", "same_language": "3", "extraction": "4",
-                 "false_bilingual": "5"}  # the README's keys 1–5
+                 "false_bilingual": "5"}  # the judging keys 1–5 (docs/judging-guidelines.md)
 ANSWER_OF_KEY = {"y": ("yes", ""), "n": ("no", ""), "p": ("partial", ""), "s": ("skip", ""),
                  **{key: ("no", category) for category, key in CATEGORY_KEYS.items()}}
 Z = NormalDist().inv_cdf(0.975)  # the 95 % interval's z, exactly (1.96 rounds it)

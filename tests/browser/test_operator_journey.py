@@ -1,7 +1,8 @@
 """The operator's whole journey in a real browser: a COBFC crawl with M01 + M03 for sr-en made on the
 dashboard's New crawl form, watched live (htmx polling, no reload) until bilingual sites show with their
 evidence, paused and resumed, run to its end, then every export downloaded and read by the tool that
-would read it downstream. The README's docs/operator.png is taken here (tests.browser.screenshots)."""
+would read it downstream. The tutorial's docs/operator.png (docs/tutorial/first-crawl.md) is taken here
+(tests.browser.screenshots)."""
 import re
 from pathlib import Path
 

@@ -1,3 +1,6 @@
+import gc
+import weakref
+
 import pytest
 
 from crawlweb.crawler.addresses import (
@@ -106,6 +109,30 @@ def test_a_name_that_does_not_resolve_is_not_looked_up_again_for_a_while(monkeyp
     with pytest.raises(AddressRefused):
         check_address_allowed("negative-cache.invalid", "public", proxied=False)
     assert calls == ["negative-cache.invalid"], "the cached failure answers without a proxy too"
+    addresses._cache.clear()
+
+
+class _Payload:
+    """Stands for what a fetch holds while it asks for a name: its response, its body."""
+
+
+def _ask_for_a_name_that_does_not_resolve():
+    held_by_the_caller = _Payload()
+    try:
+        check_address_allowed("held-frames.invalid", "public", proxied=False)
+    except AddressRefused:
+        pass
+    return weakref.ref(held_by_the_caller)
+
+
+def test_a_cached_resolver_failure_keeps_nothing_of_the_fetches_that_met_it():
+    from crawlweb.crawler import addresses
+
+    addresses._cache.clear()
+    asked = [_ask_for_a_name_that_does_not_resolve() for _ in range(3)]  # the first resolves, the others hit
+    gc.collect()
+    assert [ref() for ref in asked] == [None, None, None], "a cached failure holds its callers' frames"
+    assert "held-frames.invalid" in addresses._cache
     addresses._cache.clear()
 
 

@@ -82,3 +82,19 @@ def test_a_crawl_wide_pass_with_one_language_sites_stores_what_scoring_each_alon
     for site_id in sorted(site_ids):  # the globals are settled: each site alone sees what the pass saw
         scoring.score_site(crawl.pk, site_id)
     assert _rows(crawl, site_ids) == after_pass
+
+
+def test_a_crawl_wide_pass_that_keeps_no_mined_site_in_memory_stores_the_same(sync_jobs, monkeypatch):
+    """A large crawl's pass cannot hold every bilingual site's pages between mining and pairing: the
+    sites beyond PASS_KEEP_PAGES are mined again for pairing, and the rows are the same."""
+    truth = sync_jobs.truth()
+    crawl = crawl_sites(_pick(truth, FULL_PATH), budget=120)
+    site_ids = set(SiteCredibility.objects.filter(crawl=crawl).values_list("site_id", flat=True))
+    scoring.score_crawl(crawl.pk)
+    kept = _rows(crawl, site_ids)
+    assert kept["pairs"], "the bilingual sites have pairs to compare"
+
+    CandidatePair.objects.filter(crawl=crawl).delete()
+    monkeypatch.setattr(scoring, "PASS_KEEP_PAGES", 0)
+    scoring.score_crawl(crawl.pk)
+    assert _rows(crawl, site_ids) == kept

@@ -177,6 +177,23 @@ def test_crawl_resume_no_wait_and_kick_without_redis_refuse_and_change_nothing(e
     assert "kick: without REDIS_URL" in kicked.stderr and "`crawl resume ID`" in kicked.stderr
 
 
+def test_pairs_discover_no_wait_without_redis_refuses_and_changes_nothing(embedded):
+    from evaluation.models import DiscoveryRun
+
+    env = embedded_env(embedded)
+    made = manage(env, "shell", "-c", "from crawlweb.models import Crawl; "
+                  "print(Crawl.objects.create(name='crawled', state='finished', pages_fetched=3).pk)")
+    crawl_id = int(made.stdout.strip().splitlines()[-1])
+    done = manage(env, "pairs", "discover", str(crawl_id), "--no-wait")
+    assert done.returncode != 0, done.stdout
+    assert ("--no-wait: without REDIS_URL the discovery's crawl rounds and later rankings run inside this "
+            "command's process, which would exit at once") in done.stderr
+    assert "leave out --no-wait" in done.stderr and "set REDIS_URL and start workers" in done.stderr
+    assert crawl_row(embedded, crawl_id)["state"] == "finished"
+    with sqlite3.connect(embedded / "crawl.sqlite3", timeout=30) as db:
+        assert db.execute(f"SELECT count(*) FROM {DiscoveryRun._meta.db_table}").fetchone()[0] == 0
+
+
 def test_the_web_server_takes_over_crawls_whose_process_was_killed_at_its_start_and_while_it_runs(
         embedded, test_web_server):
     env = embedded_env(embedded, test_web_server.proxy_url)

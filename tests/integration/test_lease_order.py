@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import claim_host, lease_batch, next_lease_in, release_hosts
+from crawlweb.services.leasing import claim_host, claim_hosts_now, lease_batch, next_lease_in, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import HostQueue, Target
 
@@ -59,6 +59,22 @@ def test_a_host_served_outside_a_crawl_step_goes_behind_its_equals():
     assert claim_host(host("a"), 0.0)
     release_hosts([(host("a").pk, 0.0, None)])
     assert leased(crawl, 1) == [("b", 0.5)]
+
+
+def test_many_hosts_claimed_at_once_take_only_the_free_ones_and_say_how_long_the_others_are_held():
+    """A deep-check round claims its hosts in one statement: a host another worker holds, or whose
+    politeness clock runs, is not claimed, and the wait comes back; a claimed host is busy for others."""
+    crawl_with({"free": [0.5], "held": [0.5], "clock": [0.5]})
+    now = timezone.now()
+    Host.objects.filter(name="www.held.rs").update(busy_until=now + timedelta(seconds=90))
+    Host.objects.filter(name="www.clock.rs").update(next_fetch_at=now + timedelta(seconds=30))
+    waits = claim_hosts_now([host("free").pk, host("held").pk, host("clock").pk])
+    assert waits[host("free").pk] == 0.0
+    assert 80 < waits[host("held").pk] <= 90 and 20 < waits[host("clock").pk] <= 30
+    assert host("free").busy_until is not None, "claimed: busy until released"
+    assert claim_hosts_now([host("free").pk])[host("free").pk] > 0, "a second claim waits for the release"
+    release_hosts([(host("free").pk, 0.0, None)])
+    assert claim_hosts_now([host("free").pk]) == {host("free").pk: 0.0}
 
 
 def test_hosts_busy_or_waiting_for_their_clock_are_passed_over():

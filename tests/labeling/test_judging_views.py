@@ -112,8 +112,16 @@ def test_final_verdict_is_the_adjudication_else_the_agreement_else_the_single_ju
 
 
 def test_the_help_panel_lists_the_keys(login, people):
-    body = login(people["ana"]).get(reverse("labeling:help") + "?what=sites").content.decode()
+    body = login(people["ana"]).get(reverse("labeling:help") + "?what=sites", HTTP_HX_REQUEST="true").content.decode()
     assert "Not bilingual" in body and "<kbd>Esc</kbd>" in body
+
+
+def test_the_help_opened_on_its_own_is_a_whole_page_whose_close_leads_to_labeling(login, people):
+    client = login(people["ana"])
+    body = client.get(reverse("labeling:help") + "?what=sites").content.decode()
+    assert "<title>Keys and judging guidelines" in body and '<html lang="en">' in body
+    assert "Not bilingual" in body and f'href="{reverse("labeling:index")}" class="key">Close' in body
+    assert client.get(reverse("labeling:help") + "?close=1").url == reverse("labeling:index")
 
 
 def test_the_time_taken_is_stored_and_a_forged_time_is_ignored(login, people, evaluation):

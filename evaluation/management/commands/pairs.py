@@ -9,14 +9,29 @@ from django.core.management.base import BaseCommand, CommandError
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl
 from crawlweb.progress import Snapshot
+from crawlweb.services import chain_runner
 from crawlweb.services.crawl_progress import display_for
 from evaluation.models import CandidatePair, DiscoveredSite, DiscoveryRun
 from evaluation.services import discovery, scoring
 from evaluation.services.pairs import METHODS
 
 
+NO_WAIT_WITHOUT_REDIS = (
+    "--no-wait: without REDIS_URL the discovery's crawl rounds and later rankings run inside this command's "
+    "process, which would exit at once and leave the crawl running with nothing to run it. Instead: leave out "
+    "--no-wait (the command runs the rounds and follows them to the last ranking); or set REDIS_URL and start "
+    "workers (python manage.py rqworker crawl score train). Nothing was changed.")
+
+
 class Command(BaseCommand):
     help = "Score a crawl's parallel page pairs now, export the kept pairs, or discover new sites."
+    # True when run by manage.py: the process ends with the command, and its in-process jobs with it
+    # (call_command from a web server, a shell or a test leaves them running in the caller).
+    process_ends_with_command = False
+
+    def run_from_argv(self, argv):
+        self.process_ends_with_command = True
+        return super().run_from_argv(argv)
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)
@@ -80,6 +95,8 @@ class Command(BaseCommand):
     def _discover(self, crawl_id, iterations=None, no_wait=False, **options):
         if iterations is not None and iterations < 1:
             raise CommandError("--iterations must be at least 1")
+        if no_wait and self.process_ends_with_command and chain_runner.runs_in_process_threads():
+            raise CommandError(NO_WAIT_WITHOUT_REDIS)
         run = discovery.start_discovery(crawl_id, iterations)
         self._ranking(crawl_id, 1)
         if not no_wait and not run.finished:
