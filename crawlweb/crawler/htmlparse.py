@@ -97,7 +97,9 @@ class _Walker:
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
         self.scripts: list[str] = []  # inline script code, read for speculative links
         self.script_chars = 0
-        self.link_count = 0
+        self.extra: list[ParsedLink] = []  # links with no place in the text flow
+        self.script_sources = 0  # the site's own external scripts to read, at most MAX_PAGE_SCRIPTS
+        self.link_count = 0  # links kept so far, of every kind but the speculative script links
         self.dropped = 0
 
     def add_script(self, code: str | None) -> None:
@@ -127,12 +129,25 @@ class _Walker:
                 self.main_lines.append(line)
             self.main_buffer = []
 
-    def open_link(self, link: ParsedLink, el) -> None:
+    def admit_link(self) -> bool:
+        """The one cap on the links a page keeps, whatever carries them: a hostile page may hold millions."""
         if self.link_count >= MAX_LINKS_PER_PAGE:
             self.dropped += 1
-            return
+            return False
         self.link_count += 1
+        return True
+
+    def open_link(self, link: ParsedLink, el) -> bool:
+        """A link whose anchor text is the element's content, gathered until the element closes."""
+        if not self.admit_link():
+            return False
         self.open_anchors.append((link, len(self.words), [], el))
+        return True
+
+    def add_extra(self, link: ParsedLink) -> None:
+        """A link with no place in the text flow (<link>, frames, refresh, a chooser's options)."""
+        if self.admit_link():
+            self.extra.append(link)
 
     def close_link(self, el) -> None:
         for i in range(len(self.open_anchors) - 1, -1, -1):
@@ -225,7 +240,6 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
             page.og_locale = content.lower()
 
     walker = _Walker(base)
-    extra: list[ParsedLink] = []  # links with no place in the text flow (<link>, frames, refresh)
     walk = lxml.etree.iterwalk(root, events=("start", "end"))
     for event, el in walk:
         tag = el.tag if isinstance(el.tag, str) else ""
@@ -238,7 +252,7 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
                 heading = _norm(el.text_content())
                 if heading:
                     page.headings.append(heading)
-            _start_element(tag, el, walker, extra, page, base)
+            _start_element(tag, el, walker, page, base)
             if tag in SKIP_TAGS:
                 walk.skip_subtree()
             else:
@@ -261,10 +275,9 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         link.text_before = " ".join(words[max(0, start - window_words):start])
         link.text_after = " ".join(words[end:end + window_words])
         page.links.append(link)
-    page.links.extend(extra)
-    page.links.extend(_parameter_links(page.links, base_url))
-    page.links_dropped = walker.dropped + max(0, len(page.links) - MAX_LINKS_PER_PAGE)
-    del page.links[MAX_LINKS_PER_PAGE:]
+    page.links.extend(walker.extra)
+    page.links.extend(link for link in _parameter_links(page.links, base_url) if walker.admit_link())
+    page.links_dropped = walker.dropped
     for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS):
         page.links.append(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang,
                                      rel="navigation" if found.how == "navigation" else ""))
@@ -291,9 +304,9 @@ def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]
     return found
 
 
-def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page: ParsedPage, base: str) -> None:
-    if len(extra) >= MAX_LINKS_PER_PAGE and tag in ("area", "link", "frame", "iframe", "meta", "select"):
-        walker.dropped += 1
+def _start_element(tag: str, el, walker: _Walker, page: ParsedPage, base: str) -> None:
+    if walker.link_count >= MAX_LINKS_PER_PAGE and tag in ("a", "area", "link", "frame", "iframe", "meta", "select"):
+        walker.dropped += 1  # past the cap: skip resolving what would be dropped anyway
         return
     if tag == "a":
         url = resolve_link(base, el.get("href"))
@@ -304,7 +317,7 @@ def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page:
     elif tag == "area":
         url = resolve_link(base, el.get("href"))
         if url:
-            extra.append(ParsedLink(url=url, kind="area", anchor_text=_norm(_attr(el, "alt")),
+            walker.add_extra(ParsedLink(url=url, kind="area", anchor_text=_norm(_attr(el, "alt")),
                                     rel=_attr(el, "rel").lower(), hreflang=_attr(el, "hreflang").lower(),
                                     title=_norm(_attr(el, "title"))))
     elif tag == "link":
@@ -312,35 +325,37 @@ def _start_element(tag: str, el, walker: _Walker, extra: list[ParsedLink], page:
         url = resolve_link(base, el.get("href"))
         if url and "canonical" in rel.split():
             page.canonical_url = page.canonical_url or url
-            extra.append(ParsedLink(url=url, kind="canonical", rel=rel))
+            walker.add_extra(ParsedLink(url=url, kind="canonical", rel=rel))
         elif url and "alternate" in rel.split() and el.get("hreflang"):
-            extra.append(ParsedLink(url=url, kind="alternate", rel=rel, hreflang=_attr(el, "hreflang").lower(),
+            walker.add_extra(ParsedLink(url=url, kind="alternate", rel=rel, hreflang=_attr(el, "hreflang").lower(),
                                     title=_norm(_attr(el, "title"))))
     elif tag in ("frame", "iframe"):
         url = resolve_link(base, el.get("src"))
         if url:
-            extra.append(ParsedLink(url=url, kind="frame", title=_norm(_attr(el, "title"))))
+            walker.add_extra(ParsedLink(url=url, kind="frame", title=_norm(_attr(el, "title"))))
     elif tag == "img":
         walker.note_image(el)
     elif tag == "meta" and _attr(el, "http-equiv").lower() == "refresh":
         m = _REFRESH_URL.search(_attr(el, "content"))
         url = resolve_link(base, m.group(1).strip()) if m else None
         if url:
-            extra.append(ParsedLink(url=url, kind="refresh"))
+            walker.add_extra(ParsedLink(url=url, kind="refresh"))
     elif tag == "script" and not el.get("src"):
         walker.add_script(el.text)
     elif tag == "script":  # the site's own external script: read for links once fetched (page_prep)
         url = resolve_link(base, el.get("src"))
-        followed = sum(1 for link in extra if link.kind == "script-src")
-        if url and own_script(url) and same_site(url, base) and followed < MAX_PAGE_SCRIPTS:
-            extra.append(ParsedLink(url=url, kind="script-src"))
+        if url and own_script(url) and same_site(url, base) and walker.script_sources < MAX_PAGE_SCRIPTS:
+            walker.script_sources += 1
+            walker.add_extra(ParsedLink(url=url, kind="script-src"))
     elif tag == "select":
-        extra.extend(_chooser_options(el, base))
+        for link in _chooser_options(el, base):
+            walker.add_extra(link)
     if tag != "select":  # a chooser's handler reads its options, done above
         for url in _click_targets(el, base):
-            walker.open_link(ParsedLink(url=url, kind="onclick", title=_norm(_attr(el, "title")),
-                                        hreflang=(_attr(el, "data-lang") or _attr(el, "hreflang")).lower()), el)
-            if tag in ("input", "img"):  # no content: the button's value / image's alt is its text
+            opened = walker.open_link(ParsedLink(url=url, kind="onclick", title=_norm(_attr(el, "title")),
+                                                 hreflang=(_attr(el, "data-lang") or _attr(el, "hreflang")).lower()),
+                                      el)
+            if opened and tag in ("input", "img"):  # no content: the button's value / image's alt is its text
                 link = walker.open_anchors[-1][0]
                 link.anchor_text = _norm(_attr(el, "value") or _attr(el, "alt"))
                 if tag == "img":

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from crawlweb.crawler.charset import decode_html
-from crawlweb.crawler.htmlparse import extract_text_urls, parse_html
+from crawlweb.crawler.htmlparse import MAX_LINKS_PER_PAGE, extract_text_urls, parse_html
 from crawlweb.devdata import shared_data_dir
 
 REAL_SITES = shared_data_dir() / "real-sites" / "hosts"
@@ -186,3 +186,21 @@ def test_every_real_page_parses_with_text_and_links():
         if not page.links:
             without_links.append(path)
     assert len(without_links) < len(files) // 10, without_links[:5]
+
+
+def test_one_cap_counts_links_of_every_kind_together():
+    anchors = "".join(f'<a href="/a/{i}">a{i}</a>' for i in range(MAX_LINKS_PER_PAGE - 2))
+    extras = "".join(f'<iframe src="/f/{i}"></iframe><area href="/m/{i}" alt="m">' for i in range(10))
+    page = parse_html(f"<html><body>{anchors}{extras}</body></html>", "http://www.primer.rs/")
+    assert len(page.links) == MAX_LINKS_PER_PAGE  # not the anchors' cap plus the other kinds' cap
+    assert page.links_dropped == 18
+    assert [link.kind for link in page.links[-2:]] == ["frame", "area"]  # in document order, then dropped
+
+
+def test_an_onclick_button_past_the_cap_is_dropped_without_breaking_the_parse():
+    anchors = "".join(f'<a href="/a/{i}">a{i}</a>' for i in range(MAX_LINKS_PER_PAGE))
+    button = '<input type="button" value="English" onclick="location.href=\'/en/\'">'
+    page = parse_html(f"<html><body>{anchors}{button}<p>Kraj strane</p></body></html>", "http://www.primer.rs/")
+    assert len(page.links) == MAX_LINKS_PER_PAGE
+    assert page.links_dropped == 1
+    assert "Kraj strane" in page.text
