@@ -283,6 +283,16 @@ def home_pages(pages: Mapping[str, str]) -> dict[str, str]:
             if HOME_PATHS.match(urlsplit(url).path or "/") and not urlsplit(url).query}
 
 
+def entry_pages(pages: Mapping[str, str], count: int) -> dict[str, str]:
+    """The pages a site is entered by: its home pages and the ``count`` shallowest others (fewest path
+    segments, then shortest URL). A site's hidden other language shows at its entrance first
+    (/sr/ → /en/, /index.html → /index-en.html)."""
+    homes = home_pages(pages)
+    others = sorted((url for url in pages if url not in homes),
+                    key=lambda url: (urlsplit(url).path.rstrip("/").count("/"), len(url), url))
+    return {**homes, **{url: pages[url] for url in others[:count]}}
+
+
 DIRECTORY_INDEX = "index.html"
 
 

@@ -18,6 +18,8 @@ class PairsSettings:
     deep_max_guesses: int = 200           # guesses recorded per site and scoring run
     deep_conventions: bool = True         # our addition: also guess with ⟨sr, en⟩, ⟨rs, en⟩, ⟨lat, en⟩, ⟨ε, en⟩, ⟨sr, ε⟩
     deep_checks: bool = True              # enqueue check_deep_pages (HEAD requests) after scoring
+    deep_one_language_pages: int = 3      # our addition: a site showing one language of the pair is guessed
+    #                                       from its home and this many shallowest pages, not every page
     deep_checks_per_job: int = 50
     content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared
     content_threshold: float = 0.25       # numbers, names and length (evaluation/pairing/content.py)

@@ -2,7 +2,7 @@
 import pytest
 
 from evaluation.pairing.deep import (apply_pattern, confirm_deep_pair, conventional_patterns, credible_site_patterns,
-                                     deep_guesses, home_pages)
+                                     deep_guesses, entry_pages, home_pages)
 from evaluation.pairing.methods import (combine_candidates, domain_credibility, local_pairs, one_to_one_among_kept,
                                         rescue_domain_pairs, rescue_global_pairs)
 from evaluation.pairing.patterns import global_credibility, mine_site_patterns
@@ -151,6 +151,24 @@ def test_a_sites_home_pages_are_its_root_and_the_roots_index_file():
                            conventions=conventional_patterns(("sr", "en")))
     assert "http://nsd.test/en/" in {g.guessed_url for g in guesses}
     assert {g.page_url for g in guesses} <= {"http://nsd.test/", "http://nsd.test/index.html"}
+
+
+def test_a_sites_entrance_is_its_home_and_its_shallowest_pages():
+    pages = {"http://m.test/sr/istorija/1990/jun.html": "sr", "http://m.test/sr/": "sr", "http://m.test/sr/onama.html": "sr",
+             "http://m.test/sr/istorija/": "sr", "http://m.test/": "sr", "http://m.test/sr/kontakt.html": "sr"}
+    assert list(entry_pages(pages, 2)) == ["http://m.test/", "http://m.test/sr/", "http://m.test/sr/istorija/"]
+    assert entry_pages(pages, 0) == {"http://m.test/": "sr"}
+
+
+def test_a_one_language_site_guessed_from_its_entrance_asks_a_few_urls_not_one_per_page():
+    # 200 Serbian pages under /sr/ and no English one: every page would cost a HEAD request for /en/…
+    pages = {f"http://mono.test/sr/clanak-{i}.html": "sr" for i in range(200)} | {"http://mono.test/sr/": "sr"}
+    top = global_credibility([site("bilingual.rs", 20, 0)])  # ⟨en, sr⟩ from a site with /en/ and /sr/ twins
+    every = deep_guesses(pages, set(), top)
+    entrance = deep_guesses(entry_pages(pages, 3), set(), top)
+    assert len(every) == 202  # /sr/ guesses /en/ and /en/index.html
+    assert {g.guessed_url for g in entrance} == {"http://mono.test/en/", "http://mono.test/en/index.html",
+                                                 "http://mono.test/en/clanak-0.html", "http://mono.test/en/clanak-1.html"}
 
 
 def test_a_pair_the_filter_removes_takes_no_page_from_another():
