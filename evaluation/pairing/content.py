@@ -105,8 +105,43 @@ def anchor_score(a: Anchors, b: Anchors) -> float:
             + W_PROFILE * max(0.0, profile_correlation(list(a.lines), list(b.lines))))
 
 
+class _ScoresSeen:
+    """The scores of body pairs this process has compared with one lexicon, at most LIMIT of them.
+
+    A site is scored again each time it grows (and once more by each crawl-wide pass); its pages'
+    bodies mostly stay as they were, so most of its pairs were compared before. A score depends only
+    on the two bodies and the lexicon, so it is kept under the bodies' hash and reused."""
+
+    LIMIT = 400_000  # ~60 MB; emptied when full
+
+    def __init__(self):
+        self.lexicon_tables: tuple | None = None  # the lexicon whose scores these are (kept: its ids stay unique)
+        self.scores: dict[tuple[int, bool, int, int], float] = {}
+
+    def get(self, kind: int, a: Anchors, b: Anchors, lexicon: Lexicon, score) -> float:
+        tables = self.lexicon_tables
+        if tables is None or {id(lexicon.forward), id(lexicon.backward)} != {id(tables[0]), id(tables[1])}:
+            tables = self.lexicon_tables = (lexicon.forward, lexicon.backward)
+            self.scores = {}
+        key = (kind, lexicon.forward is tables[0], hash(a.body), hash(b.body))  # read either way round
+        value = self.scores.get(key)
+        if value is None:
+            if len(self.scores) >= self.LIMIT:
+                self.scores = {}
+            value = self.scores[key] = score(a, b, lexicon)
+        return value
+
+
+_COVERAGE, _ALIGNED = 0, 1
+_seen = _ScoresSeen()
+
+
 def aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
     """The anchor score with the bodies' aligned share (training.learn.alignment) for the dictionary's part."""
+    return _seen.get(_ALIGNED, a, b, lexicon, _aligned_score)
+
+
+def _aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
     share, known = aligned_share(lexicon, a.body, b.body)
     translated = share if share is not None and known >= LEXICON_MIN_KNOWN else 0.0
     return (1 - W_LEXICON) * anchor_score(a, b) + W_LEXICON * translated
@@ -123,9 +158,13 @@ def best_candidates(scores: dict[tuple[str, str], float], per_page: int) -> set[
 
 def content_score(a: Anchors, b: Anchors, lexicon: Lexicon | None = None) -> float:
     """``a``: a page of the first language, ``b`` of the second (the lexicon's order)."""
-    score = anchor_score(a, b)
     if lexicon is None:
-        return score
+        return anchor_score(a, b)
+    return _seen.get(_COVERAGE, a, b, lexicon, _coverage_score)
+
+
+def _coverage_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
+    score = anchor_score(a, b)
     forward, backward, known = lexicon.coverage(a.stems, b.stems)
     translated = min(forward, backward) if known >= LEXICON_MIN_KNOWN else 0.0
     return (1 - W_LEXICON) * score + W_LEXICON * translated
