@@ -115,7 +115,10 @@ def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages
     summary.add(judged, proposals.variants)
 
 
-def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) -> ScoreSummary:
+def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
+               patterns: dict | None = None) -> ScoreSummary:
+    """Mine one site, move the global rows by its difference and pair it; ``patterns``: the global rows
+    as the caller read them (a job of many sites reads them once: each read is every pattern of the crawl)."""
     cfg = cfg or PairsSettings.current()
     crawl = Crawl.objects.get(pk=crawl_id)
     languages = check_languages(crawl_languages(crawl))
@@ -125,8 +128,8 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) ->
     summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
     if mined is None:
         return summary
-    _pair(crawl_id, loaded, mined, global_patterns(crawl_id), stored_domain_credibility(crawl_id, [loaded.domain]),
-          cfg, languages, summary)
+    _pair(crawl_id, loaded, mined, patterns if patterns is not None else global_patterns(crawl_id),
+          stored_domain_credibility(crawl_id, [loaded.domain]), cfg, languages, summary)
     return summary
 
 
@@ -142,10 +145,13 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
     languages = check_languages(crawl_languages(Crawl.objects.get(pk=crawl_id)))
     summary = ScoreSummary()
     full_path = list(site_ids)
+    patterns = None  # read once for the job, after the batch's page counts: the full-path sites after the
+    # first see the global rows without the earlier ones' differences, as a crawl-wide pass's sites see one view
     try:
         batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
+        patterns = global_patterns(crawl_id)
         domains = stored_domain_credibility(crawl_id, {loaded.domain for loaded, _ in batch.sites.values()})
-        one_language.guess(batch, global_patterns(crawl_id), domains, stored_conventions(crawl_id, cfg.min_frequency))
+        one_language.guess(batch, patterns, domains, stored_conventions(crawl_id, cfg.min_frequency))
         summary.count_one_language(batch)
         full_path = batch.full_path
     except Exception as error:
@@ -154,7 +160,7 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
         on_error(None, error)
     for site_id in full_path:
         try:
-            summary.merge(score_site(crawl_id, site_id, cfg))
+            summary.merge(score_site(crawl_id, site_id, cfg, patterns=patterns))
         except Exception as error:
             if on_error is None:
                 raise
