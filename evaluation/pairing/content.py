@@ -112,7 +112,7 @@ class _ScoresSeen:
     bodies mostly stay as they were, so most of its pairs were compared before. A score depends only
     on the two bodies and the lexicon, so it is kept under the bodies' hash and reused."""
 
-    LIMIT = 400_000  # ~60 MB; emptied when full
+    LIMIT = 150_000  # ~25 MB; emptied when full
 
     def __init__(self):
         self.lexicon_tables: tuple | None = None  # the lexicon whose scores these are (kept: its ids stay unique)
