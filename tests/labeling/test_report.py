@@ -50,8 +50,9 @@ def test_report_figures_equal_the_hand_computed_ones(client, fixture):
     assert estimate["effective_n"] == pytest.approx(6.504065, abs=1e-6)
     assert (estimate["low"], estimate["high"]) == (pytest.approx(0.236114, abs=1e-6), pytest.approx(0.842471, abs=1e-6))
     assert (estimate["population"], estimate["judged"]) == (400, 8)
-    methods = {m["name"]: (m["correct"], m["judged"]) for m in doc["methods"]}
-    assert methods == {"hreflang": (3, 4), "local": (2, 4)}
+    methods = {m["name"]: (m["correct"], m["judged"], m["population"], m["population_estimated"]) for m in doc["methods"]}
+    # stratified by method: each method's population is its kept stratum's (the report page's column was empty)
+    assert methods == {"hreflang": (3, 4, 100, False), "local": (2, 4, 300, False)}
 
 
 def test_error_breakdown_agreement_and_pace_equal_the_hand_computed_ones(client, fixture):
