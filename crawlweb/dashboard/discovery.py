@@ -8,6 +8,7 @@ from django.db.models import Count
 from crawlweb.dashboard.evidence import verdict_summary
 from crawlweb.models import Crawl
 from evaluation.models import CandidatePair
+from evaluation.services.pairing_state import pairing_state
 from frontier.models import SiteVerdict
 from labeling.models import Evaluation
 
@@ -46,6 +47,7 @@ def crawl_summary(crawl: Crawl, listed: list[Evaluation] | None = None) -> dict:
             "pages_fetched": crawl.pages_fetched, "page_budget": crawl.page_budget,
             "sites_judged": sum(judged.values()), "bilingual_sites": judged.get(True, 0),
             "pairs_kept": pairs["kept"], "pairs_removed": pairs["removed"], "pairs_by_method": pairs["by_method"],
+            "pairs_final": pairing_state(crawl).final,
             "evaluations": [{"id": e.pk, "name": e.name, "state": e.state, "items": e.n_items}
                             for e in (evaluations(crawl) if listed is None else listed)]}
 
