@@ -10,10 +10,10 @@ from evaluation.services.pairing_state import pairing_state
 
 
 def discovery_context(crawl: Crawl) -> dict:
-    evaluations = discovery.evaluations(crawl)  # read once: the summary lists them too
-    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations),
+    evaluations, pairing = discovery.evaluations(crawl), pairing_state(crawl)  # read once: the summary has them too
+    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations, pairing),
             "bilingual_sites": discovery.bilingual_sites(crawl), "removed_pairs": discovery.removed_pairs(crawl),
-            "evaluations": evaluations, "pairing": pairing_state(crawl)}
+            "evaluations": evaluations, "pairing": pairing}
 
 
 @staff_console
