@@ -61,8 +61,8 @@ def site_url_pairs(page) -> set[frozenset]:
 
 
 def assert_the_page_shows_what_the_crawl_found(page, base_url: str, crawl: Crawl, sites: list[dict]) -> None:
-    """Its bilingual sites (exactly the picked ones), every site judged, the pairs final, and on each
-    bilingual site's page its verdict and every true pair kept."""
+    """Its bilingual sites (exactly the picked ones), every site judged, the pairs final; the pairs list
+    and each bilingual site's page with its verdict: every true pair kept, and nothing else."""
     page.goto(f"{base_url}/crawls/{crawl.pk}/")
     assert page.locator("#crawl-status dd.state-finished").count() == 1
     bilingual = {site_name_of(s) for s in sites if s["bilingual_sr_en"]}
@@ -74,6 +74,11 @@ def assert_the_page_shows_what_the_crawl_found(page, base_url: str, crawl: Crawl
     assert state.startswith("Pairs are final: the pass after the crawl ended paired every site"), state
     assert int(page.locator("[data-count=pairs-kept]").inner_text()) == sum(
         len(truth_pairs(s)) for s in sites if s["bilingual_sr_en"])
+    truly = set().union(*(truth_pairs(s) for s in sites if s["bilingual_sr_en"]))
+    page.goto(f"{base_url}/pairs/crawls/{crawl.pk}/pairs/?kept=kept")  # the pairs list, kept ones (25 a page)
+    rows = page.locator("#pair-list tbody tr.kept")
+    assert {frozenset(normalize_url(rows.nth(i).locator(f"td:nth-child({column}) a").inner_text()) for column in (3, 4))
+            for i in range(rows.count())} == truly
     for site in (s for s in sites if s["bilingual_sr_en"]):
         page.goto(f"{base_url}/crawls/{crawl.pk}/")
         with page.expect_navigation():
