@@ -87,6 +87,9 @@ def test_report_page_shows_the_figures_and_links_to_their_items(client, fixture)
     assert "0.563" in page and "0.236" in page and "0.842" in page  # the estimate (floatformat 3)
     assert "0.286" in page  # Cohen's κ ana / bo
     assert "<svg" in page and "Stratified estimate" in page
+    methods = page.split('<section class="panel" id="methods">', 1)[1].split("</section>", 1)[0]
+    populations = [row.split('<td class="num">', 2)[1].split("</td>", 1)[0] for row in methods.split("<tr>")[2:]]
+    assert populations == ["100", "300"], methods  # hreflang, local: the column was empty
     items_url = reverse("labeling_report:items", args=[pk])
     assert f"{items_url}?stratum=hreflang+%C2%B7+kept&amp;outcome=correct&amp;estimate=1" in page
 
