@@ -29,7 +29,7 @@ from tests.integration.helpers import start_rq_worker
 from tests.integration.job_health_jobs import hold_crawl
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-WAIT_S = 240  # the longest wait for one thing on a loaded two-core machine
+WAIT_S = 400  # the longest wait for one thing on a loaded two-core machine
 FIRST = [("bilingual-sr-en", "dirs"), ("bilingual-sr-en", "suffix-dot"), ("mono-sr-cyrl", "single")]
 SECOND = [("bilingual-sr-en", "query"), ("bilingual-sr-en", "dirs"), ("mono-sr-latn", "single")]
 
@@ -135,12 +135,14 @@ def test_on_rq_a_crawl_started_while_the_last_one_s_scoring_holds_the_queue_stil
     try:
         returned(crawl_start(env, "first", *obfc, log=tmp_path / "first.log"), tmp_path / "first.log")
         first = crawl_named("first")
-        enqueue(hold_crawl, first.pk, str(release), queue_name="score")  # the first crawl's scoring, still going on
+        # the first crawl's scoring, still going on (until released, or WAIT_S)
+        enqueue(hold_crawl, first.pk, str(release), float(WAIT_S), queue_name="score")
         second_log = tmp_path / "second.log"
         second_run = crawl_start(env, "second", *obfc, log=second_log)
         wait_until("the second crawl's seed pages", lambda: Crawl.objects.filter(name="second", pages_fetched__gte=2)
                    .exists())
         time.sleep(4 * 1.0)  # nothing to lease, its detector's jobs queued: it used to finish after a second of this
+        assert crawl_named("second").state == Crawl.State.RUNNING, crawl_named("second").status_message
         release.write_text("go\n")
         returned(second_run, second_log)
         second = crawl_named("second")
