@@ -69,5 +69,5 @@ class DiscoveryRunAdmin(admin.ModelAdmin):
 
 @admin.register(CrawlScoring)
 class CrawlScoringAdmin(admin.ModelAdmin):
-    list_display = ("crawl", "passes", "pages_at_last_pass", "pending", "last_pass_at")
+    list_display = ("crawl", "passes", "pages_at_last_pass", "last_pass_whole", "pending", "last_pass_at")
     raw_id_fields = ("crawl",)

@@ -62,10 +62,10 @@ def score_crawl(crawl_id: int) -> None:
     start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     try:
         scoring.score_crawl(crawl_id, cfg, site_ids=site_ids)
-        end_crawl_pass(crawl_id)
+        end_crawl_pass(crawl_id, whole=finished)
         if cfg.deep_checks:
             _check_new_deep_guesses(crawl_id, cfg)
-        if claim_pass_for_late_pages(crawl_id):  # that pass goes on with discovery once it saw them
+        if claim_pass_for_late_pages(crawl_id):  # that pass goes on with discovery once it saw everything
             enqueue(score_crawl, crawl_id, queue_name="score")
             return
         discovery_service.continue_discovery(crawl_id, cfg)

@@ -247,7 +247,9 @@ class CrawlScoring(models.Model):
 
     A follow-up claims it (pending: False → True, a conditional update) when the crawl has grown by
     PAIRS_RESCORE_GROWTH since the last pass, and when the crawl finishes; the job releases it when
-    it starts, noting the pages it will see."""
+    it starts, noting the pages it will see. A pass that starts before the crawl has finished leaves
+    out the one-language sites that got no page since they were scored (scoring.pass_site_ids); the
+    crawl's pairs are final only after a *whole* pass, one started once the crawl had finished."""
 
     crawl = models.OneToOneField("crawlweb.Crawl", primary_key=True, on_delete=models.CASCADE, related_name="+")
     pending = models.BooleanField(default=False)
@@ -255,6 +257,8 @@ class CrawlScoring(models.Model):
     pages_at_last_pass = models.PositiveIntegerField(default=0, help_text="Pages fetched when the last pass started.")
     passes = models.PositiveIntegerField(default=0, help_text="Crawl-wide passes finished.")
     last_pass_at = models.DateTimeField(null=True, blank=True)
+    last_pass_whole = models.BooleanField(
+        default=False, help_text="The last pass has ended, and it scored every site of the finished crawl.")
 
     def __str__(self):
         return f"crawl {self.crawl_id}: {self.passes} passes"

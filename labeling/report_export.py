@@ -24,7 +24,8 @@ def report_rows(report: Report) -> list[dict]:
     categories, agreement and pace, all in the columns of REPORT_COLUMNS."""
     rows = [{"section": "stratum", "name": r.name, "population": r.population, **_figure(r.figure)}
             for r in report.strata]
-    rows += [{"section": "method", "name": r.name, **_figure(r.figure)} for r in report.methods]
+    rows += [{"section": "method", "name": r.name, "population": r.population, **_figure(r.figure)}
+             for r in report.methods]
     e = report.estimate
     if e is not None:
         rows.append({"section": "estimate", "name": report.estimate_scope, "population": e.population,
@@ -54,7 +55,8 @@ def report_document(evaluation: Evaluation, report: Report) -> dict:
         "items": report.items, "estimate_items": report.estimate_items, "improve_items": report.improve_items,
         "decided": report.decided, "undecided": report.undecided,
         "strata": [{"name": r.name, "population": r.population, **_figure(r.figure)} for r in report.strata],
-        "methods": [{"name": r.name, **_figure(r.figure)} for r in report.methods],
+        "methods": [{"name": r.name, "population": r.population, "population_estimated": r.population_estimated,
+                     **_figure(r.figure)} for r in report.methods],
         "estimate": _estimate(report),
         "error_categories": [{"group": row.group, "judged": row.judged, "correct": row.correct,
                               "partial": row.partial, "categories": dict(row.categories)}

@@ -78,6 +78,7 @@ class Row:
     figure: Proportion
     items: ItemFilter
     population: int | None = None
+    population_estimated: bool = False  # a method's share of strata that hold other methods too
 
     @property
     def correct_items(self) -> ItemFilter:
@@ -122,7 +123,7 @@ def build_report(records: list[ItemRecord]) -> Report:
     scope_items, report.estimate_scope, only_positive = (
         (positive, "precision of the output (the positive strata)", True) if any(i.positive for i in estimate_items)
         else (decided, "share judged yes over the whole population", False))
-    report.methods = _method_rows(scope_items, only_positive)
+    report.methods = _method_rows(scope_items, only_positive, estimate_items)
     report.estimate = _estimate(estimate_items, scope_items, only_positive)
     report.estimate_items_filter = ItemFilter(estimate=True, positive=only_positive)
     report.breakdown = error_breakdown(((i.method, i.outcome, i.final.category) for i in scope_items), CATEGORIES)
@@ -145,12 +146,30 @@ def _stratum_rows(estimate_items: list[ItemRecord], decided: list[ItemRecord]) -
             for name in sorted(sizes)]
 
 
-def _method_rows(scope_items: list[ItemRecord], only_positive: bool) -> list[Row]:
+def _method_rows(scope_items: list[ItemRecord], only_positive: bool, estimate_items: list[ItemRecord]) -> list[Row]:
     by_method: dict[str, list[ItemRecord]] = defaultdict(list)
     for item in scope_items:
         by_method[item.method].append(item)
-    return [Row(m, _count(by_method[m]), ItemFilter(method=m, estimate=True, positive=only_positive))
-            for m in sorted(by_method)]
+    populations, mixed = _method_populations([i for i in estimate_items if i.positive or not only_positive])
+    return [Row(m, _count(by_method[m]), ItemFilter(method=m, estimate=True, positive=only_positive),
+                round(populations.get(m, 0)), mixed) for m in sorted(by_method)]
+
+
+def _method_populations(sampled: list[ItemRecord]) -> tuple[dict[str, float], bool]:
+    """Each method's part of the population the strata stand for, Σ_h N_h · n_hm / n_h over the
+    strata's sampled items; exact when each stratum holds one method (stratified by method), else an
+    estimate (the second value says so)."""
+    strata: dict[str, list[ItemRecord]] = defaultdict(list)
+    for item in sampled:
+        strata[item.stratum].append(item)
+    populations: dict[str, float] = defaultdict(float)
+    mixed = False
+    for items in strata.values():
+        methods = [item.method for item in items]
+        mixed = mixed or len(set(methods)) > 1
+        for method in set(methods):
+            populations[method] += items[0].stratum_size * methods.count(method) / len(methods)
+    return populations, mixed
 
 
 def _estimate(estimate_items: list[ItemRecord], scope_items: list[ItemRecord], only_positive: bool):

@@ -8,6 +8,7 @@ from django.db.models import Count
 from crawlweb.dashboard.evidence import verdict_summary
 from crawlweb.models import Crawl
 from evaluation.models import CandidatePair
+from evaluation.services.pairing_state import PairingState, pairing_state
 from frontier.models import SiteVerdict
 from labeling.models import Evaluation
 
@@ -36,9 +37,9 @@ def removed_pairs(crawl: Crawl, limit: int = LISTED) -> list[CandidatePair]:
     return list(CandidatePair.objects.filter(crawl=crawl, kept=False).order_by("site_id", "id")[:limit])
 
 
-def crawl_summary(crawl: Crawl, listed: list[Evaluation] | None = None) -> dict:
+def crawl_summary(crawl: Crawl, listed: list[Evaluation] | None = None, pairing: PairingState | None = None) -> dict:
     """The machine-readable answer to "what has this crawl found?" (also what CI checks in the demo);
-    ``listed``: the crawl's evaluations when the caller has read them already."""
+    ``listed`` and ``pairing``: the crawl's evaluations and pairing state when the caller has read them."""
     verdicts = SiteVerdict.objects.filter(crawl=crawl).values("bilingual").annotate(n=Count("id"))
     judged = {row["bilingual"]: row["n"] for row in verdicts}
     pairs = pair_counts(crawl)
@@ -46,6 +47,7 @@ def crawl_summary(crawl: Crawl, listed: list[Evaluation] | None = None) -> dict:
             "pages_fetched": crawl.pages_fetched, "page_budget": crawl.page_budget,
             "sites_judged": sum(judged.values()), "bilingual_sites": judged.get(True, 0),
             "pairs_kept": pairs["kept"], "pairs_removed": pairs["removed"], "pairs_by_method": pairs["by_method"],
+            "pairs_final": (pairing or pairing_state(crawl)).final,
             "evaluations": [{"id": e.pk, "name": e.name, "state": e.state, "items": e.n_items}
                             for e in (evaluations(crawl) if listed is None else listed)]}
 

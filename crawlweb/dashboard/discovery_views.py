@@ -6,13 +6,14 @@ from crawlweb.console_access import staff_console
 from crawlweb.dashboard import discovery
 from crawlweb.dashboard.figure_cache import crawl_figures
 from crawlweb.models import Crawl
+from evaluation.services.pairing_state import pairing_state
 
 
 def discovery_context(crawl: Crawl) -> dict:
-    evaluations = discovery.evaluations(crawl)  # read once: the summary lists them too
-    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations),
+    evaluations, pairing = discovery.evaluations(crawl), pairing_state(crawl)  # read once: the summary has them too
+    return {"crawl": crawl, "summary": discovery.crawl_summary(crawl, evaluations, pairing),
             "bilingual_sites": discovery.bilingual_sites(crawl), "removed_pairs": discovery.removed_pairs(crawl),
-            "evaluations": evaluations}
+            "evaluations": evaluations, "pairing": pairing}
 
 
 @staff_console

@@ -15,10 +15,10 @@ import time
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from crawlweb.jobs.queueing import uses_redis, wait_for_in_process_jobs
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services import crawl_control
 from evaluation.models import CandidatePair
+from evaluation.services.pairing_state import pairing_state
 from labeling.creation import create_evaluation
 from labeling.forms import EvaluationForm
 from labeling.models import Evaluation
@@ -34,7 +34,7 @@ CONFIG = {
 }
 SEED_LIST_NAME = "test web seeds"
 EVALUATION_SAMPLE_PER_STRATUM = 25  # a first session of a few minutes, not the 385 of a real estimate
-SCORED_TIMEOUT_S = 600
+SCORED_TIMEOUT_S = 600  # after the crawl has ended: its last pairing pass and the jobs it queues
 
 
 def ensure_demo_users(password: str) -> None:
@@ -72,33 +72,33 @@ def wait_for_pages(crawl: Crawl, pages: int, timeout: float = 300.0) -> int:
     return crawl.pages_fetched
 
 
-def _wait_until_scored(crawl_id: int, timeout: float) -> None:
-    """The crawl has finished and its last scoring pass (queued by the finish) has run."""
+def wait_until_pairs_final(crawl_id: int, timeout: float, *, crawl_timeout: float | None = None) -> None:
+    """Wait while the crawl runs (at most ``crawl_timeout`` s, None: as long as it runs), then up to
+    ``timeout`` s more for its pairs to be final: the whole pass after its end has run, and none of its
+    scoring jobs waits (pairing_state.py). A crawl stopped by hand gets no such pass: its jobs done
+    is enough. Raises TimeoutError saying what is missing; drawn earlier, an evaluation sampled
+    whichever pairs the jobs had scored by then (a loaded machine's order)."""
+    started = time.monotonic()
+    while Crawl.objects.get(pk=crawl_id).state in (Crawl.State.RUNNING, Crawl.State.PAUSED):
+        if crawl_timeout is not None and time.monotonic() - started > crawl_timeout:
+            raise TimeoutError(f"crawl {crawl_id} still runs after {crawl_timeout:g} s")
+        time.sleep(1)
     deadline = time.monotonic() + timeout
-    while Crawl.objects.get(pk=crawl_id).state == Crawl.State.RUNNING and time.monotonic() < deadline:
-        time.sleep(1)
-    if not uses_redis():
-        wait_for_in_process_jobs(max(1.0, deadline - time.monotonic()))
-        return
-    # RQ workers: no handle on their queues here, so wait for the pairs to stop changing.
-    last, stable_since = -1, time.monotonic()
-    while time.monotonic() < deadline and time.monotonic() - stable_since < 15:
-        count = CandidatePair.objects.filter(crawl_id=crawl_id).count()
-        if count != last:
-            last, stable_since = count, time.monotonic()
+    while True:
+        state = pairing_state(Crawl.objects.get(pk=crawl_id))
+        if state.final or (state.crawl_state == Crawl.State.STOPPED and not state.jobs):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"crawl {crawl_id}'s pairs are not final {timeout:g} s after it ended: "
+                               f"{state.sentence()}")
         time.sleep(1)
 
 
-def evaluation_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S):
-    """The demo's estimate evaluation (see demo_evaluations_when_scored); None when there is no pair."""
-    evaluations = demo_evaluations_when_scored(crawl_id, timeout)
-    return evaluations[0] if evaluations else None
-
-
-def demo_evaluations_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S) -> list:
-    """Draw the demo's two evaluations of the crawl's pairs once they are scored, estimate first, then
-    improve; [] when there is no pair. Running it twice draws nothing new."""
-    _wait_until_scored(crawl_id, timeout)
+def demo_evaluations_when_scored(crawl_id: int, timeout: float = SCORED_TIMEOUT_S, *,
+                                 crawl_timeout: float | None = None) -> list:
+    """Draw the demo's two evaluations of the crawl's pairs once they are final (wait_until_pairs_final),
+    estimate first, then improve; [] when there is no pair. Running it twice draws nothing new."""
+    wait_until_pairs_final(crawl_id, timeout, crawl_timeout=crawl_timeout)
     crawl = Crawl.objects.get(pk=crawl_id)
     if not CandidatePair.objects.filter(crawl=crawl).exists():
         return []

@@ -120,11 +120,13 @@ def _pages_fetched(crawl_id: int) -> int:
 def claim_crawl_pass(crawl_id: int, cfg: PairsSettings, *, finished: bool = False) -> bool:
     """True when the caller won the right to enqueue score_crawl.  During the crawl the pass must
     be due by growth; when it has ``finished``, the crawl must hold pages the last pass did not
-    see, or a discovery round must be waiting for its scoring."""
+    see, or the last pass must have been one of the running crawl's (it left sites out: a pass due
+    by growth at the very page that spent the budget saw every page, not every site), or a
+    discovery round must be waiting for its scoring."""
     pages_now = _pages_fetched(crawl_id)
     row, _ = CrawlScoring.objects.get_or_create(crawl_id=crawl_id)
     if finished:
-        due = (pages_now > row.pages_at_last_pass
+        due = (pages_now > row.pages_at_last_pass or not row.last_pass_whole
                or DiscoveryRun.objects.filter(crawl_id=crawl_id, waiting=True).exists())
     else:
         due = crawl_pass_due(pages_now, row.pages_at_last_pass, growth=cfg.rescore_growth,
@@ -148,20 +150,25 @@ def start_crawl_pass(crawl_id: int) -> None:
     between (and the crawl's finishing claim, made against the old row) was lost, so the last
     pass missed the last page and a waiting discovery round never went on."""
     CrawlScoring.objects.get_or_create(crawl_id=crawl_id)
-    CrawlScoring.objects.filter(crawl_id=crawl_id).update(pending=False, pages_at_last_pass=_pages_fetched_now(crawl_id))
+    CrawlScoring.objects.filter(crawl_id=crawl_id).update(pending=False, pages_at_last_pass=_pages_fetched_now(crawl_id),
+                                                          last_pass_whole=False)
     mark_sites_scored(crawl_id)
 
 
 def claim_pass_for_late_pages(crawl_id: int) -> bool:
     """After a pass: True when the caller won one more because the crawl has finished with pages no
-    pass saw.  The finishing step's claim can lose to a pass starting at the same moment; the
-    pass, as it ends, finds what it missed here (pages only: a waiting discovery round is the
-    pass's own next job, not a reason for another)."""
+    pass saw, or finished while a pass of the running crawl (which left sites out) was starting.
+    The finishing step's claim can lose to a pass starting at the same moment; the pass, as it
+    ends, finds what it missed here (not a waiting discovery round: that is the pass's own next
+    job, not a reason for another)."""
     finished_pages = Subquery(Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED)
                               .values("pages_fetched")[:1])
-    return bool(CrawlScoring.objects.filter(crawl_id=crawl_id, pending=False, pages_at_last_pass__lt=finished_pages)
-                .update(pending=True, claimed_at=timezone.now()))
+    missed = Q(pages_at_last_pass__lt=finished_pages) | Q(last_pass_whole=False)
+    return bool(CrawlScoring.objects.filter(crawl_id=crawl_id, pending=False).filter(missed)
+                .filter(crawl__state=Crawl.State.FINISHED).update(pending=True, claimed_at=timezone.now()))
 
 
-def end_crawl_pass(crawl_id: int) -> None:
-    CrawlScoring.objects.filter(crawl_id=crawl_id).update(passes=F("passes") + 1, last_pass_at=timezone.now())
+def end_crawl_pass(crawl_id: int, *, whole: bool = False) -> None:
+    """The pass has ended; ``whole``: it started after the crawl had finished and scored every site."""
+    CrawlScoring.objects.filter(crawl_id=crawl_id).update(passes=F("passes") + 1, last_pass_at=timezone.now(),
+                                                          last_pass_whole=whole)

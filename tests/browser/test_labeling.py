@@ -121,3 +121,51 @@ def test_an_admin_creates_an_evaluation_and_sees_the_margins_follow_the_size(pag
     assert "4 items in 2 strata" in page.locator(".messages").inner_text()
     evaluation = Evaluation.objects.get(name="Spring sample")
     assert evaluation.items.count() == 4 and evaluation.assignments.count() == 6
+
+
+# The element the keyboard is on, and whether a sighted keyboard user can see it: an outline (or a
+# ring drawn as a box shadow) of at least 2 px in a colour that is not transparent.
+FOCUS_SHOWN = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const s = getComputedStyle(e);
+  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 && !s.outlineColor.endsWith(', 0)');
+  const ring = s.boxShadow && s.boxShadow !== 'none';
+  return {what: e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + (e.innerText || e.value || '').trim().slice(0, 30),
+          shown: outline || ring};
+}"""
+
+
+def tab_through(page, presses: int = 40) -> list[dict]:
+    """Press Tab until the focus comes back round (or ``presses`` times); where it landed each time."""
+    seen = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        landed = page.evaluate(FOCUS_SHOWN)
+        if landed is None:
+            continue
+        if seen and landed["what"] == seen[0]["what"]:
+            break
+        seen.append(landed)
+    return seen
+
+
+def test_every_control_of_the_judging_flow_shows_where_the_keyboard_is(page, live_server, django_user_model):
+    """What to build: the whole labeling flow by keyboard with a visible focus, from the log-in page to
+    the card and its help."""
+    ana = make_user(django_user_model, "ana", "evaluators")
+    create_evaluation(name="Focus", what="pairs", crawls=[make_crawl(pairs=4)], stratify_by="verdict",
+                      sample_size=2, seed=1, overlap=0.0, purpose="estimate", evaluators=[ana])
+    page.goto(f"{live_server.url}/labeling/login/?next=/labeling/")
+    stops = {"log-in": tab_through(page)}
+    log_in(page, live_server, "ana")
+    stops["labeling home"] = tab_through(page)
+    page.click("text=Start")
+    stops["judging card"] = tab_through(page)
+    press(page, "?", progress(page))
+    page.wait_for_selector(".help-panel")
+    stops["card with its help"] = tab_through(page)
+    for where, landed in stops.items():
+        assert len(landed) >= 2, (where, landed)
+        hidden = [stop["what"] for stop in landed if not stop["shown"]]
+        assert not hidden, f"{where}: the focus is invisible on {hidden}"

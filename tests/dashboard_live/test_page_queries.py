@@ -14,10 +14,12 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # session, user, the crawls, their Targets grouped by crawl and state, their sites seen
 CRAWL_LIST_QUERIES = 5
 # session, user, crawl, the live panel's five aggregates (see test_live_panel), site verdicts
-# grouped, pairs grouped, evaluations, bilingual sites, removed pairs, harvest curve, recent pages; the
-# curve reads its points only when some site was judged (the watched crawl), so an empty crawl has one less
-CRAWL_PAGE_QUERIES = 16
-DISCOVERY_PANEL_QUERIES = 8  # session, user, crawl, verdicts grouped, pairs grouped, evaluations, sites, pairs
+# grouped, pairs grouped, evaluations, pairing state, bilingual sites, removed pairs, harvest curve, recent
+# pages; the curve reads its points only when some site was judged (the watched crawl), so an empty crawl has
+# one less
+CRAWL_PAGE_QUERIES = 17
+# session, user, crawl, verdicts grouped, pairs grouped, evaluations, pairing state, sites, pairs
+DISCOVERY_PANEL_QUERIES = 9
 
 
 def _list_rows(body: bytes) -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ from crawlweb.models import Crawl
 from evaluation.models import CandidatePair, CrawlScoring, SiteCredibility, UrlPattern
 from evaluation.services import scoring
 from evaluation.services.claims import (claim_crawl_pass, claim_pass_for_late_pages, crawl_pass_due,
-                                         start_crawl_pass)
+                                         end_crawl_pass, start_crawl_pass)
 from evaluation.services.config import PairsSettings
 from tests.conftest import set_job_mode
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
@@ -49,8 +49,12 @@ def test_a_pending_pass_is_claimed_once_and_claimed_again_only_after_growth():
     assert claim_crawl_pass(crawl.pk, cfg) is False, "not grown since"
     Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=24)
     assert claim_crawl_pass(crawl.pk, cfg) is True
+    start_crawl_pass(crawl.pk)  # a pass of the running crawl: it leaves settled one-language sites out
+    end_crawl_pass(crawl.pk)
+    assert claim_crawl_pass(crawl.pk, cfg, finished=True) is True, "it saw every page but not every site"
     start_crawl_pass(crawl.pk)
-    assert claim_crawl_pass(crawl.pk, cfg, finished=True) is False, "the last pass saw every page"
+    end_crawl_pass(crawl.pk, whole=True)  # the pass after the crawl finished: every site
+    assert claim_crawl_pass(crawl.pk, cfg, finished=True) is False, "the last pass saw every page and site"
     Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=25)
     assert claim_crawl_pass(crawl.pk, cfg, finished=True) is True, "the end of the crawl needs no growth"
 
@@ -70,7 +74,27 @@ def test_a_finished_crawl_with_pages_no_pass_saw_gets_one_more_pass_claimed_once
     start_crawl_pass(crawl.pk)
     row = CrawlScoring.objects.get(crawl=crawl)
     assert (row.pending, row.pages_at_last_pass) == (False, 25)
+    end_crawl_pass(crawl.pk, whole=True)
     assert claim_pass_for_late_pages(crawl.pk) is False, "that pass saw every page"
+
+
+@pytest.mark.django_db
+def test_a_pass_that_started_as_the_crawl_finished_is_followed_by_a_whole_one():
+    """The pass due by growth at the page that spent the budget saw every page, but it started while
+    the crawl was running and left out the one-language sites scored before (pass_site_ids): the
+    finishing step's claim lost to it (pending), so that pass, as it ends, claims the whole one."""
+    crawl = Crawl.objects.create(name="budget spent at a pass", page_budget=40)
+    Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=40)
+    assert claim_crawl_pass(crawl.pk, PairsSettings(rescore_min_pages=10, rescore_growth=2.0)) is True
+    Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.FINISHED)
+    assert claim_crawl_pass(crawl.pk, PairsSettings(), finished=True) is False, "that pass is pending"
+    start_crawl_pass(crawl.pk)  # it read the crawl as running just before the finish: not whole
+    end_crawl_pass(crawl.pk, whole=False)
+    assert claim_pass_for_late_pages(crawl.pk) is True, "no pass after the crawl scored every site"
+    assert claim_pass_for_late_pages(crawl.pk) is False, "one pending pass at a time"
+    start_crawl_pass(crawl.pk)
+    end_crawl_pass(crawl.pk, whole=True)
+    assert claim_pass_for_late_pages(crawl.pk) is False
 
 
 @pytest.mark.django_db(transaction=True)
@@ -86,6 +110,7 @@ def test_the_crawl_scores_itself_as_it_grows_and_once_more_when_it_finishes(
     assert crawl.state == Crawl.State.FINISHED and crawl.pages_fetched > 40
     row = CrawlScoring.objects.get(crawl=crawl)
     assert not row.pending and row.pages_at_last_pass == crawl.pages_fetched, "the last pass saw the whole crawl"
+    assert row.last_pass_whole, "and it started once the crawl had finished: every site"
     # at 10, 20, 40 … pages and at the end: a handful of passes, not one per step or per page (a
     # worker busy with crawl steps runs a pass claimed mid-crawl late, and that one pass is enough)
     most = math.floor(math.log2(crawl.pages_fetched / 10)) + 2

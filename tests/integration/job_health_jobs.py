@@ -22,6 +22,6 @@ def wait_for_file(release: str, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def hold_crawl(crawl_id: int, release: str) -> None:
+def hold_crawl(crawl_id: int, release: str, timeout: float = 30.0) -> None:
     """A follow-up job of crawl ``crawl_id`` (its first parameter says so) busy until ``release`` exists."""
-    wait_for_file(release)
+    wait_for_file(release, timeout)

@@ -50,8 +50,9 @@ def test_report_figures_equal_the_hand_computed_ones(client, fixture):
     assert estimate["effective_n"] == pytest.approx(6.504065, abs=1e-6)
     assert (estimate["low"], estimate["high"]) == (pytest.approx(0.236114, abs=1e-6), pytest.approx(0.842471, abs=1e-6))
     assert (estimate["population"], estimate["judged"]) == (400, 8)
-    methods = {m["name"]: (m["correct"], m["judged"]) for m in doc["methods"]}
-    assert methods == {"hreflang": (3, 4), "local": (2, 4)}
+    methods = {m["name"]: (m["correct"], m["judged"], m["population"], m["population_estimated"]) for m in doc["methods"]}
+    # stratified by method: each method's population is its kept stratum's (the report page's column was empty)
+    assert methods == {"hreflang": (3, 4, 100, False), "local": (2, 4, 300, False)}
 
 
 def test_error_breakdown_agreement_and_pace_equal_the_hand_computed_ones(client, fixture):
@@ -86,6 +87,9 @@ def test_report_page_shows_the_figures_and_links_to_their_items(client, fixture)
     assert "0.563" in page and "0.236" in page and "0.842" in page  # the estimate (floatformat 3)
     assert "0.286" in page  # Cohen's κ ana / bo
     assert "<svg" in page and "Stratified estimate" in page
+    methods = page.split('<section class="panel" id="methods">', 1)[1].split("</section>", 1)[0]
+    populations = [row.split('<td class="num">', 2)[1].split("</td>", 1)[0] for row in methods.split("<tr>")[2:]]
+    assert populations == ["100", "300"], methods  # hreflang, local: the column was empty
     items_url = reverse("labeling_report:items", args=[pk])
     assert f"{items_url}?stratum=hreflang+%C2%B7+kept&amp;outcome=correct&amp;estimate=1" in page
 

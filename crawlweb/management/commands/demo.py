@@ -80,7 +80,11 @@ class Command(BaseCommand):
 
     def _evaluation_when_scored(self, crawl_id: int, port: int) -> None:
         try:
-            evaluations = demo_crawl.demo_evaluations_when_scored(crawl_id)
+            try:
+                evaluations = demo_crawl.demo_evaluations_when_scored(crawl_id)
+            except TimeoutError as error:
+                self.stderr.write(f"no evaluation was drawn: {error}; draw one at http://127.0.0.1:{port}/labeling/new/")
+                return
             if not evaluations:
                 self.stderr.write(f"crawl {crawl_id} found no candidate pair: no evaluation was created")
             for evaluation in evaluations:
