@@ -82,6 +82,10 @@ class PageRenderer:
                                  wait_s=self.timeout_s + START_ALLOWANCE_S)
         except BrowserUnavailable as error:
             raise RenderError(str(error)) from error
+        except RenderError:
+            raise
+        except Exception as error:  # the browser failed around the page (its context, twice): the page's failure
+            raise RenderError(f"rendering {url} failed: {type(error).__name__}: {str(error)[:300]}") from error
         page.ms = (time.monotonic() - started) * 1000
         return page
 

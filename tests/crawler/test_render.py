@@ -14,7 +14,7 @@ import pytest
 
 from crawlweb.crawler.browser_host import BrowserHost
 from crawlweb.crawler.fetch import Fetcher
-from crawlweb.crawler.render import DEAD_PROXY, PageRenderer
+from crawlweb.crawler.render import DEAD_PROXY, PageRenderer, RenderError
 from tests.chromium_processes import BrowserWatch, browsers_under
 
 pytestmark = pytest.mark.browser
@@ -175,3 +175,10 @@ def test_the_browser_is_replaced_after_its_page_allowance_and_closed_when_idle(s
         assert 'href="/en/"' in renderer(site, worn).render(url(site, "/static")).html, "and started again on demand"
     finally:
         worn.close()
+
+
+def test_a_browser_that_cannot_start_is_a_render_error_naming_it(site):
+    fetcher = Fetcher("render-test/1.0", address_policy="loopback")
+    with PageRenderer("/nonexistent/chromium", fetcher.fetch, lambda url: True) as missing:
+        with pytest.raises(RenderError, match="cannot start Chromium at /nonexistent/chromium"):
+            missing.render(url(site, "/static"))
