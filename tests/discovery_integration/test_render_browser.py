@@ -68,6 +68,17 @@ def test_two_detector_jobs_in_one_process_share_one_chromium_and_a_crashed_one_i
     assert len(now) == 1 and first not in now, f"a new Chromium replaced the killed one: {now}"
 
 
+def test_the_embedded_modes_job_threads_render_with_one_chromium(settings, through_test_web, crawl_settings,
+                                                                  run_jobs, no_browser_left):
+    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "thread"  # the web server's own job threads
+    with BrowserWatch(os.getpid()) as watch:
+        crawl = discovery_crawl(through_test_web, "cobfc", budget=30, seeds=SCRIPT_SITES)
+        start_crawl(crawl)
+        run_jobs(240)
+    assert_both_sites_rendered(crawl)
+    assert len(watch.new) == 1, f"the job threads started {len(watch.new)} Chromium processes"
+
+
 @pytest.mark.services
 def test_an_rq_worker_renders_the_detector_jobs_of_two_sites_with_one_chromium_and_closes_it_at_exit(
         settings, through_test_web, crawl_settings, empty_queues, tmp_path, no_browser_left):
