@@ -96,7 +96,8 @@ class BrowserHost:
                     with self._lock:  # run() puts under this lock: an empty queue now stays empty
                         if tasks.empty() and self._tasks is tasks:
                             self._tasks = self._thread = None
-                            log.info("closing Chromium after %.0f s without a page to render", self.idle_s)
+                            if browser.browser is not None:
+                                log.info("closing Chromium after %.0f s without a page to render", self.idle_s)
                             return
                     continue
                 if item is None:
@@ -121,16 +122,17 @@ class _Browser:
 
     def run(self, task: Callable[[object], T]) -> T:
         browser = self.ready()
+        self.tasks_run += 1  # failed pages too: they cost the browser memory as well
         try:
-            result = task(browser)
+            return task(browser)
         except Exception:
             if self.answers(browser):
                 raise  # the page's failure: the browser is fine
             log.warning("Chromium or Playwright's driver crashed or lost its connection; starting new ones")
             self.stop()
-            result = task(self.ready())  # once more: the failure was the browser's, not the page's
-        self.tasks_run += 1
-        return result
+            browser = self.ready()
+            self.tasks_run += 1
+            return task(browser)  # once more: the failure was the browser's, not the page's
 
     @staticmethod
     def answers(browser) -> bool:
