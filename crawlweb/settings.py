@@ -161,6 +161,10 @@ CRAWLER_WARC = env_bool("CRAWLER_WARC", True)
 CRAWLER_CHROMIUM = env_str("CRAWLER_CHROMIUM", "/usr/bin/chromium")
 CRAWLER_RENDER_TIMEOUT = env_number("CRAWLER_RENDER_TIMEOUT", 10.0, minimum=0.5, maximum=120)
 CRAWLER_RENDER_REQUESTS = env_number("CRAWLER_RENDER_REQUESTS", 20, minimum=1, maximum=200, integer=True)
+# A worker process keeps one Chromium between renders: a new one after this many pages (its memory
+# grows with them), and none after this many seconds without a page to render.
+CRAWLER_RENDER_BROWSER_PAGES = env_number("CRAWLER_RENDER_BROWSER_PAGES", 100, minimum=1, maximum=10000, integer=True)
+CRAWLER_RENDER_BROWSER_IDLE = env_number("CRAWLER_RENDER_BROWSER_IDLE", 300.0, minimum=1, maximum=86400)
 # A followed crawl, experiment or scoring pass not on a terminal writes a plain progress line this often.
 PROGRESS_LINE_SECONDS = env_number("PROGRESS_LINE_SECONDS", 10.0, minimum=0.1, maximum=3600)
 # Targets a crawl takes from one host's sitemaps (the sitemaps themselves included): the parser

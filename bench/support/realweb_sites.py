@@ -62,7 +62,8 @@ def site_figures(crawl_id: int, subset: list[TruthSite]) -> SiteFigures:
 
 def render_cost(crawl_id: int) -> tuple[int, float]:
     """(pages rendered, milliseconds per rendered page) of the crawl's BS Detector, from its stored verdicts'
-    evidence (frontier.detector_job: one entry per render, with its wall time, the browser's start included)."""
+    evidence (frontier.detector_job: one entry per render, with its wall time; the process's browser's start is in
+    its first render)."""
     times = [entry["ms"] for v in stored_verdicts(crawl_id).values()
              for entry in v["evidence"].get("rendered", []) if not entry.get("error")]
     return len(times), (sum(times) / len(times) if times else 0.0)

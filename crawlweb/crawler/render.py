@@ -7,7 +7,11 @@ crawler's own Fetcher: its address policy, proxy settings, timeouts and size cap
 ``allowed(url)`` says so (the caller's rule: the page's own site, robots.txt); images, fonts, media
 and style sheets are refused (no link is in them), and so is every request past ``max_requests``.
 A dead proxy catches anything that would slip past the route (service workers are blocked too).
-The browser is started on the first render and always closed (``close``, or leaving the ``with``).
+
+The browser belongs to a BrowserHost (crawlweb.crawler.browser_host): the process's shared one,
+kept between renders, or one of the renderer's own, closed with it. Each page gets a browser context
+of its own, so pages share no cookies, storage or cache. The page is taken once its requests and its
+DOM have been quiet for a moment (page_settle), all within ``timeout_s``.
 
 Pure: no Django. Playwright is imported when a browser is started.
 """
@@ -15,16 +19,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from .browser_host import BrowserHost, BrowserUnavailable
 from .fetch import FetchResult
+from .page_settle import NetworkWatch, settle, watch_dom
 
 SKIPPED_RESOURCES = frozenset({"image", "media", "font", "stylesheet", "texttrack", "manifest", "beacon"})
-CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage")
 DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: a request that escapes the route fails at once
-SETTLE_MS = 1500  # after the load event, how long scripts may still fetch and navigate
+START_ALLOWANCE_S = 60.0  # beyond the page's own time, how long a caller waits for a browser to start
 
 
 class RenderError(Exception):
@@ -36,22 +39,29 @@ class RenderedPage:
     url: str
     final_url: str  # where the scripts left the browser
     html: str  # the DOM, serialized
-    ms: float  # wall time of this render (the browser's start included for the first page)
+    ms: float  # wall time of this render, waiting for the browser (its start, other renders) included
     requests: int  # requests served to the page through the fetcher
     refused: int  # requests refused (other sites, assets, past the cap)
+    settle_ms: float = 0.0  # of ``ms``, the wait for scripts to finish after the load event
+
+
+def private_host(executable: str) -> BrowserHost:
+    """A host of the renderer's own (closed with it), behind the dead proxy."""
+    return BrowserHost(executable, proxy=DEAD_PROXY)
 
 
 class PageRenderer:
     def __init__(self, executable: str, fetch: Callable[[str], FetchResult], allowed: Callable[[str], bool], *,
-                 timeout_s: float = 10.0, max_requests: int = 20, user_agent: str = ""):
+                 timeout_s: float = 10.0, max_requests: int = 20, user_agent: str = "",
+                 host: BrowserHost | None = None):
         if timeout_s <= 0 or max_requests < 1:
             raise ValueError(f"timeout_s must be > 0 and max_requests >= 1, got {timeout_s}, {max_requests}")
+        if host is not None and host.proxy != DEAD_PROXY:
+            raise ValueError(f"a render's browser must sit behind the dead proxy {DEAD_PROXY}, not {host.proxy!r}")
         self.executable, self.fetch, self.allowed = executable, fetch, allowed
-        self.timeout_ms, self.max_requests, self.user_agent = timeout_s * 1000, max_requests, user_agent
-        self._playwright = self._browser = None
-        # Playwright's sync API runs an event loop in the thread that drives it, and Django refuses
-        # database work in such a thread: the browser lives in a thread of its own.
-        self._thread: ThreadPoolExecutor | None = None
+        self.timeout_s, self.max_requests, self.user_agent = timeout_s, max_requests, user_agent
+        self._own_host = host is None
+        self.host = host or private_host(executable)
 
     def __enter__(self) -> "PageRenderer":
         return self
@@ -60,74 +70,48 @@ class PageRenderer:
         self.close()
 
     def close(self) -> None:
-        """Close the browser and its driver; safe to call twice and after a failed start."""
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            try:
-                thread.submit(self._close).result()
-            finally:
-                thread.shutdown(wait=True)
+        """Close the browser if it is the renderer's own; a shared host keeps its browser."""
+        if self._own_host:
+            self.host.close()
 
     def render(self, url: str) -> RenderedPage:
         """The page's DOM once its scripts ran (RenderError when it cannot be had)."""
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="render")
-        return self._thread.submit(self._render, url).result()
-
-    def _close(self) -> None:
-        browser, playwright = self._browser, self._playwright
-        self._browser = self._playwright = None
-        try:
-            if browser is not None:
-                browser.close()
-        finally:
-            if playwright is not None:
-                playwright.stop()
-
-    def _start(self):
-        if self._browser is None:
-            try:
-                from playwright.sync_api import sync_playwright
-            except ImportError as error:
-                raise RenderError(f"Playwright for Python is not installed: {error}") from error
-            try:
-                self._playwright = sync_playwright().start()
-                self._browser = self._playwright.chromium.launch(
-                    executable_path=self.executable, headless=True, args=list(CHROMIUM_ARGS),
-                    proxy={"server": DEAD_PROXY})
-            except Exception as error:
-                self._close()
-                raise RenderError(f"cannot start Chromium at {self.executable}: {error}") from error
-        return self._browser
-
-    def _render(self, url: str) -> RenderedPage:
         started = time.monotonic()
-        browser = self._start()
+        try:
+            page = self.host.run(lambda browser: self._render(browser, url),
+                                 wait_s=self.timeout_s + START_ALLOWANCE_S)
+        except BrowserUnavailable as error:
+            raise RenderError(str(error)) from error
+        except RenderError:
+            raise
+        except Exception as error:  # the browser failed around the page (its context, twice): the page's failure
+            raise RenderError(f"rendering {url} failed: {type(error).__name__}: {str(error)[:300]}") from error
+        page.ms = (time.monotonic() - started) * 1000
+        return page
+
+    def _render(self, browser, url: str) -> RenderedPage:
+        deadline = time.monotonic() + self.timeout_s
         counts = {"requests": 0, "refused": 0}
         context = browser.new_context(service_workers="block", java_script_enabled=True,
                                       user_agent=self.user_agent or None)
         try:
             context.route("**/*", lambda route: self._serve(route, counts))
+            watch_dom(context)
             page = context.new_page()
-            page.set_default_timeout(self.timeout_ms)
+            page.set_default_timeout(self.timeout_s * 1000)
+            network = NetworkWatch(page)
             try:
-                page.goto(url, wait_until="load", timeout=self.timeout_ms)
-                self._settle(page)
+                page.goto(url, wait_until="load", timeout=self.timeout_s * 1000)
+                settle_ms = settle(page, network, deadline)
                 html = page.content()
             except Exception as error:
                 raise RenderError(f"rendering {url} failed: {type(error).__name__}: {str(error)[:300]}") from error
-            return RenderedPage(url, page.url, html, (time.monotonic() - started) * 1000,
-                                counts["requests"], counts["refused"])
+            return RenderedPage(url, page.url, html, 0.0, counts["requests"], counts["refused"], settle_ms)
         finally:
-            context.close()
-
-    def _settle(self, page) -> None:
-        """Let scripts finish: a redirect by script starts a new navigation, a fragment comes by fetch()."""
-        try:
-            page.wait_for_load_state("networkidle", timeout=SETTLE_MS)
-        except Exception:  # still busy (a poll, a timer): the DOM as it is now
-            pass
-        page.wait_for_load_state("load")
+            try:
+                context.close()
+            except Exception:  # the browser died under the page: the host replaces it
+                pass
 
     def _serve(self, route, counts: dict) -> None:
         request = route.request

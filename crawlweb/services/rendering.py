@@ -8,8 +8,10 @@ browser's language), the page it landed on is a "rendered" link too, with the la
 declares as its hreflang.
 
 Every request of the rendered page goes through the crawl's Fetcher (address policy, proxy, caps),
-and only to the page's own site, as robots.txt allows (crawlweb.crawler.render). Each render's cost
-is recorded by the caller (RenderOutcome.ms).
+and only to the page's own site, as robots.txt allows (crawlweb.crawler.render). The browser is the
+process's own (crawlweb.crawler.browser_host.shared_host): started by the first render, kept for
+the jobs after it, each page in a context of its own. Each render's cost is recorded by the caller
+(RenderOutcome.ms).
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 
 from crawlweb.crawler.fetch import FetchResult
-from crawlweb.crawler.render import PageRenderer, RenderError
+from crawlweb.crawler.browser_host import BrowserHost, shared_host
+from crawlweb.crawler.render import DEAD_PROXY, PageRenderer, RenderError
 from crawlweb.crawler.scriptlinks import same_site
 from crawlweb.crawler.urls import site_name
 from crawlweb.models import Crawl, Host, Link, Page
@@ -39,19 +42,27 @@ class RenderOutcome:
     url: str
     final_url: str = ""
     ms: float = 0.0
+    settle_ms: float = 0.0  # of ms, the wait for the page's scripts after its load event
     links_added: int = 0
     requests: int = 0
     refused: int = 0
     error: str = ""
 
     def evidence(self) -> dict:
-        out = {"url": self.url, "final_url": self.final_url, "ms": round(self.ms, 1), "links_added": self.links_added,
+        out = {"url": self.url, "final_url": self.final_url, "ms": round(self.ms, 1),
+               "settle_ms": round(self.settle_ms, 1), "links_added": self.links_added,
                "requests": self.requests, "refused": self.refused}
         return {**out, "error": self.error} if self.error else out
 
 
 def rendering_available() -> bool:
     return bool(settings.CRAWLER_CHROMIUM)
+
+
+def process_browser() -> BrowserHost:
+    """This process's browser for rendering, whichever job or thread renders."""
+    return shared_host(settings.CRAWLER_CHROMIUM, pages_per_browser=settings.CRAWLER_RENDER_BROWSER_PAGES,
+                       idle_s=settings.CRAWLER_RENDER_BROWSER_IDLE, proxy=DEAD_PROXY)
 
 
 def renderer_for(crawl: Crawl, page: Page) -> PageRenderer:
@@ -70,7 +81,8 @@ def renderer_for(crawl: Crawl, page: Page) -> PageRenderer:
         return policy is None or policy.allows(url, settings.CRAWLER_USER_AGENT)
 
     return PageRenderer(settings.CRAWLER_CHROMIUM, fetcher.fetch, allowed, timeout_s=settings.CRAWLER_RENDER_TIMEOUT,
-                        max_requests=settings.CRAWLER_RENDER_REQUESTS, user_agent=settings.CRAWLER_USER_AGENT)
+                        max_requests=settings.CRAWLER_RENDER_REQUESTS, user_agent=settings.CRAWLER_USER_AGENT,
+                        host=process_browser())
 
 
 def render_page_links(crawl: Crawl, page: Page, renderer: PageRenderer) -> RenderOutcome:
@@ -83,7 +95,7 @@ def render_page_links(crawl: Crawl, page: Page, renderer: PageRenderer) -> Rende
         log.info("crawl %s: %s", crawl.pk, error)
         outcome.error = str(error)[:500]
         return outcome
-    outcome.final_url, outcome.ms = rendered.final_url, rendered.ms
+    outcome.final_url, outcome.ms, outcome.settle_ms = rendered.final_url, rendered.ms, rendered.settle_ms
     outcome.requests, outcome.refused = rendered.requests, rendered.refused
     config = CrawlConfig.for_crawl(crawl)
     result = FetchResult(requested_url=url, final_url=rendered.final_url, status=200,

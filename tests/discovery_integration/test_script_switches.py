@@ -6,11 +6,13 @@ import subprocess
 
 import pytest
 
+from crawlweb.crawler.browser_host import close_all_hosts
 from crawlweb.models import Crawl, Link
 from crawlweb.services.crawl_control import start_crawl
 from crawlweb.testweb.script_sites import (BROWSER_LANGUAGE_HOST, FRAGMENT_HOST, OTHER_SITE_SCRIPT_HOST,
                                           THIRD_LANGUAGE_HOST)
 from frontier.models import SiteVerdict
+from tests.chromium_processes import browsers_under
 from tests.discovery_integration.conftest import discovery_crawl
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -60,7 +62,9 @@ def test_cobfc_renders_the_pages_whose_switch_a_script_draws_and_finds_both_site
     hosts_asked = {r.host for r in through_test_web.requests}
     assert OTHER_SITE_SCRIPT_HOST not in hosts_asked, "a render asks nothing of other sites"
     assert verdicts[name(FRAGMENT_HOST)].evidence["rendered"][0]["refused"] >= 1
-    assert browsers_left() == [], "every browser the detector started is closed"
+    assert len(browsers_under(os.getpid())) == 1, "the process keeps one browser for its next detector jobs"
+    close_all_hosts()  # what the process's exit does
+    assert browsers_left() == [], "closing the process's browser leaves no browser or driver"
 
 
 def test_without_rendering_the_same_crawl_misses_both_sites(sync_jobs, through_test_web, crawl_settings):

@@ -43,9 +43,9 @@ def join_workers(threads: list[threading.Thread], timeout: float = 30) -> None:
 
 
 def start_rq_worker(queues: list[str], redis_url: str, var_dir: Path, proxy_url: str = "",
-                    burst: bool = False) -> subprocess.Popen:
+                    burst: bool = False, log_to: Path | None = None) -> subprocess.Popen:
     """A real `manage.py rqworker` on the test database, with quick crawl settings (politeness 0,
-    finished after a second with nothing due, no chain watch)."""
+    finished after a second with nothing due, no chain watch); its output to ``log_to`` when given."""
     from tests.integration.test_two_workers import database_url_of_test_database
 
     env = dict(os.environ, DATABASE_URL=database_url_of_test_database(), REDIS_URL=redis_url,
@@ -54,6 +54,11 @@ def start_rq_worker(queues: list[str], redis_url: str, var_dir: Path, proxy_url:
                WARC_DIR=str(var_dir / "warc"), VAR_DIR=str(var_dir))
     if proxy_url:
         env.update(HTTP_PROXY=proxy_url, http_proxy=proxy_url)
-    return subprocess.Popen([sys.executable, "manage.py", "rqworker", *queues, *(["--burst"] if burst else [])],
-                            cwd=Path(__file__).resolve().parents[2], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    output = open(log_to, "wb") if log_to else subprocess.DEVNULL  # the child holds its own copy
+    try:
+        return subprocess.Popen([sys.executable, "manage.py", "rqworker", *queues, *(["--burst"] if burst else [])],
+                                cwd=Path(__file__).resolve().parents[2], env=env,
+                                stdout=output, stderr=subprocess.STDOUT)
+    finally:
+        if log_to:
+            output.close()
