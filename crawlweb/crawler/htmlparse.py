@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
+from .formlinks import submitter_target
 from .page_chrome import is_chrome
 from .paramlinks import param_links
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
@@ -39,7 +40,8 @@ MAX_LINKS_PER_PAGE = 5000
 class ParsedLink:
     url: str  # absolute, as linked (fragment kept)
     # "a", "area", "alternate", "canonical", "frame", "refresh"; "onclick": a click target written in the
-    # markup (an event handler's navigation, a <select> chooser's options, data-href); "script": a
+    # markup (an event handler's navigation, a <select> chooser's options, data-href, the submit button
+    # of a form that only navigates: crawler.formlinks); "script": a
     # speculative link read from an inline script (crawler.scriptlinks), same site only; "param": a
     # speculative link to a page named in another link's query (crawler.paramlinks), same site only;
     # "script-src": the site's own external script (crawler.scriptlinks.own_script), read for links like
@@ -158,8 +160,11 @@ _READS_OWN_VALUE = ("this.value", "options[", "selectedindex", ".value")
 
 
 def _click_targets(el, base_url: str) -> list[str]:
-    """Pages an element's event handlers or data-href attributes lead to (explicit, any site)."""
+    """Pages an element's event handlers, data-href attributes or navigating form lead to (explicit, any site)."""
     targets = []
+    submitted = submitter_target(el, base_url)
+    if submitted:
+        targets.append(submitted)
     for name in _EVENT_ATTRIBUTES:
         code = el.get(name)
         if code:
