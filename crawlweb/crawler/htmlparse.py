@@ -16,7 +16,7 @@ import lxml.html
 
 from .formlinks import submitter_target
 from .page_chrome import is_chrome
-from .paramlinks import param_links
+from .paramlinks import param_links, static_page_itself
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
                           same_site, script_links)
 from .urls import resolve_link
@@ -281,13 +281,17 @@ _CARRYING_KINDS = ("a", "area", "onclick", "frame", "refresh")
 
 def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]:
     """Pages named in the query of the page's links (``login.html?redirect=sfured.html``), kind "param",
-    with the carrying link's anchor and image: a guess (crawler.paramlinks), at most MAX_SCRIPT_LINKS."""
+    with the carrying link's anchor and image: a guess (crawler.paramlinks), at most MAX_SCRIPT_LINKS.
+    A same-site static page linked with a query that names no page (``prikaz.html?iznos=30``) is also
+    guessed without it (crawler.paramlinks.static_page_itself)."""
     linked = {link.url for link in links} | {page_url}
     found: list[ParsedLink] = []
     for link in links:
         if link.kind not in _CARRYING_KINDS:
             continue
-        for url in param_links(link.url):
+        named = param_links(link.url)
+        itself = None if named else static_page_itself(link.url)
+        for url in named + ([itself] if itself and same_site(itself, page_url) else []):
             if url not in linked and len(found) < MAX_SCRIPT_LINKS:
                 linked.add(url)
                 found.append(ParsedLink(url=url, kind="param", anchor_text=link.anchor_text, title=link.title,
