@@ -17,7 +17,8 @@ codes; no text is kept) and scores each variety of the family (sr, hr, bs, cnr, 
   Macedonian (MACEDONIAN_WEIGHT), since ѓ ќ ѕ do not occur in Serbian.
 
 Bosnian and Serbian: the variety is Serbian when Bosnian leads it by less than BOSNIAN_LEAD, the
-weight of one Bosnian-only word, once the country's prior is left out of Bosnian's score. Bosnian's markers are the union of Serbian's and Croatian's and its
+weight of one Bosnian-only word, once the country's prior is left out of Bosnian's score; and a page
+of a Serbian site keeps a Bosnian label only when its text leads by KEEP_MARGIN beyond that tie. Bosnian's markers are the union of Serbian's and Croatian's and its
 country is also Republika Srpska's, so ijekavian Serbian with a western word or two (vanjski,
 željezni), a +387 number or a template's ``lang="bs"`` leads to Bosnian by a point or two without a
 word of Bosnian's own; a Bosnian site's own words (historija, kahva, lahko, sahat) and text lead by more.
@@ -218,7 +219,9 @@ def _settled_label(observation: Mapping, variety: str, html_lang_varies: bool,
     if script == "Cyrl" and target != "sr":
         return lang, script  # of the BCMS standards only Serbian is commonly written in Cyrillic
     text = _text_scores(observation, ijekavian_neutral=True)
-    if text[lang] - text[target] >= KEEP_MARGIN:
+    # Bosnian's lead over Serbian counts from BOSNIAN_LEAD up: below it the two tie (the site's rule, page by page)
+    margin = KEEP_MARGIN + (BOSNIAN_LEAD if (lang, target) == ("bs", "sr") else 0.0)
+    if text[lang] - text[target] >= margin:
         return lang, script
     return target, script
 

@@ -151,3 +151,16 @@ def test_a_bosnian_site_with_words_of_its_own_stays_bosnian():
     assert decision.variety == "bs", decision.scores
     assert not decision.evidence["bosnian_tie"]
     assert set(_labels(decision).values()) == {"bs"}
+
+
+def test_a_serbian_sites_page_keeps_bosnian_only_beyond_the_tie_and_the_keep_margin():
+    def page(lang, sr, bs):
+        return {"lang": lang, "script": "Latn", "markers": {"sr": sr, "hr": 0.0, "bs": bs, "cnr": 0.0},
+                "ijek": {"sr": 0.0, "other": 0.0}, "declared": {}}
+    observations = {"/": page("sr", 9.0, 2.0), "/o-nama.html": page("sr", 8.0, 1.0),
+                    "/usluge.html": page("bs", 1.0, 5.5),  # a lead of 4.5: the union of sr and hr forms
+                    "/historija.html": page("bs", 1.0, 8.5)}  # 7.5: beyond the tie and the margin
+    decision = site_variety("portfolio.example.com", observations)
+    assert decision.variety == "sr"
+    assert decision.page_languages["/usluge.html"] == ("sr", "Latn")
+    assert decision.page_languages["/historija.html"] == ("bs", "Latn")
