@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 # "rendered": a link only the page's rendered DOM has (crawlweb.services.rendering).
 DETECTOR_LINK_KINDS = ("a", "area", "alternate", "onclick", "script", "refresh", "rendered")
 TOP_LINK_SCORES = 10
+# The page's own external scripts (Links of kind "script-src": crawler.scriptlinks.own_script, same site,
+# no library) read when its HTML left the site undecided, before any rendering: their navigation and
+# page-path literals are the page's links too (a flag drawn as a <div> whose click handler in js/global.js
+# sets window.location = 'index-rs.html'). Each is a request on the crawl's account.
+DETECTOR_SCRIPTS = 2
 
 
 class RecordingPredictor:
@@ -60,6 +65,12 @@ def link_contexts(page: Page) -> list[LinkContext]:
                         text_around=link.text_around, img_alt=link.img_alt, img_src=link.img_src,
                         page_url=base, hreflang=link.hreflang)
             for link in page.links.filter(kind__in=DETECTOR_LINK_KINDS).order_by("id")]
+
+
+def own_scripts(page: Page) -> list[str]:
+    """The page's own external scripts (kind "script-src"), at most DETECTOR_SCRIPTS, in page order."""
+    urls = page.links.filter(kind="script-src").order_by("id").values_list("target_url", flat=True)
+    return list(dict.fromkeys(urls))[:DETECTOR_SCRIPTS]
 
 
 def settled_language(crawl_id: int, page: Page) -> str | None:
@@ -92,6 +103,19 @@ class DetectorFetches:
                                   depth=self.depth)
         self.fetches[url] = fetched
         return settled_language(self.crawl.pk, fetched.page) if fetched.page is not None else None
+
+    def script_links(self, urls: list[str]) -> list[LinkContext]:
+        """The links read from the page's own scripts (fetched now unless the crawl has them)."""
+        links = []
+        for url in urls:
+            fetched = self.fetches.get(url)
+            if fetched is None:
+                fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
+                                          depth=self.depth)
+                self.fetches[url] = fetched
+            if fetched.page is not None:
+                links += link_contexts(fetched.page)
+        return links
 
     @property
     def downloaded(self) -> int:
@@ -131,13 +155,20 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
     page_language = settled_language(crawl.pk, page)
     pair = (crawl.source_language, crawl.target_language)
 
+    from_scripts: list[LinkContext] = []
+
     def decide():
         return detect_bilingual(
-            page.final_url or page.url, page_language, link_contexts(page), predictor,
+            page.final_url or page.url, page_language, link_contexts(page) + from_scripts, predictor,
             fetches, min_likelihood=min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
             follow=fetches.links_of)
 
     verdict = decide()
+    scripts = [] if verdict.bilingual else own_scripts(page)
+    if scripts:
+        from_scripts += fetches.script_links(scripts)
+        if from_scripts:
+            verdict = decide()
     hints, rendered = [], []
     if not verdict.bilingual:
         hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"))
@@ -149,6 +180,8 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
                 "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
                 "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
                 "candidates": verdict.candidates, "min_likelihood": min_likelihood}
+    if scripts:
+        evidence["scripts_read"] = {"scripts": scripts, "links": len(from_scripts)}
     if rendered:
         evidence["rendered"] = [outcome.evidence() for outcome in rendered]
         evidence["render_hints"] = hints

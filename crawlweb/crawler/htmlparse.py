@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
+from .formlinks import submitter_target
 from .page_chrome import is_chrome
-from .paramlinks import param_links
+from .paramlinks import param_links, static_page_itself
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
                           same_site, script_links)
 from .urls import resolve_link
@@ -39,7 +40,8 @@ MAX_LINKS_PER_PAGE = 5000
 class ParsedLink:
     url: str  # absolute, as linked (fragment kept)
     # "a", "area", "alternate", "canonical", "frame", "refresh"; "onclick": a click target written in the
-    # markup (an event handler's navigation, a <select> chooser's options, data-href); "script": a
+    # markup (an event handler's navigation, a <select> chooser's options, data-href, the submit button
+    # of a form that only navigates: crawler.formlinks); "script": a
     # speculative link read from an inline script (crawler.scriptlinks), same site only; "param": a
     # speculative link to a page named in another link's query (crawler.paramlinks), same site only;
     # "script-src": the site's own external script (crawler.scriptlinks.own_script), read for links like
@@ -173,8 +175,11 @@ _READS_OWN_VALUE = ("this.value", "options[", "selectedindex", ".value")
 
 
 def _click_targets(el, base_url: str) -> list[str]:
-    """Pages an element's event handlers or data-href attributes lead to (explicit, any site)."""
+    """Pages an element's event handlers, data-href attributes or navigating form lead to (explicit, any site)."""
     targets = []
+    submitted = submitter_target(el, base_url)
+    if submitted:
+        targets.append(submitted)
     for name in _EVENT_ATTRIBUTES:
         code = el.get(name)
         if code:
@@ -289,13 +294,17 @@ _CARRYING_KINDS = ("a", "area", "onclick", "frame", "refresh")
 
 def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]:
     """Pages named in the query of the page's links (``login.html?redirect=sfured.html``), kind "param",
-    with the carrying link's anchor and image: a guess (crawler.paramlinks), at most MAX_SCRIPT_LINKS."""
+    with the carrying link's anchor and image: a guess (crawler.paramlinks), at most MAX_SCRIPT_LINKS.
+    A same-site static page linked with a query that names no page (``prikaz.html?iznos=30``) is also
+    guessed without it (crawler.paramlinks.static_page_itself)."""
     linked = {link.url for link in links} | {page_url}
     found: list[ParsedLink] = []
     for link in links:
         if link.kind not in _CARRYING_KINDS:
             continue
-        for url in param_links(link.url):
+        named = param_links(link.url)
+        itself = None if named else static_page_itself(link.url)
+        for url in named + ([itself] if itself and same_site(itself, page_url) else []):
             if url not in linked and len(found) < MAX_SCRIPT_LINKS:
                 linked.add(url)
                 found.append(ParsedLink(url=url, kind="param", anchor_text=link.anchor_text, title=link.title,

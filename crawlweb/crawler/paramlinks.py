@@ -12,6 +12,12 @@ name lists differ from site to site, the shape of a page path does not. A value 
 against the carrying link's own URL, as the page that reads it would (the login page redirects
 relative to itself); a value that itself carries a page in its query (``video_player.html?from=
 index.html``, percent-encoded or not) gives that page too.
+
+A static page (``.html``/``.htm``) linked only with a query that names no page
+(``prikaz_opcije_sr.html?iznos=30&valuta=usd``) is the same document whatever its query: its own
+scripts read the values. ``static_page_itself`` gives its URL without the query, the address the
+page is known by (a crawl that stores only the eight query forms of one page pairs none of them
+with the other language's page as the site lists it).
 """
 from __future__ import annotations
 
@@ -51,3 +57,11 @@ def param_links(url: str, *, depth: int = MAX_DEPTH) -> list[str]:
             if page not in found:
                 found.append(page)
     return found[:MAX_PARAM_LINKS]
+
+
+def static_page_itself(url: str) -> str | None:
+    """``url`` without its query when it names a static page (``.html``/``.htm``) and has a query; else None."""
+    parts = urlsplit(url)
+    if not parts.query or not parts.path.lower().endswith((".html", ".htm")):
+        return None
+    return parts._replace(query="", fragment="").geturl()

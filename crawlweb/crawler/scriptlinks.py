@@ -214,7 +214,7 @@ _LIBRARY = re.compile(
     r"three|react|vue|angular|lodash|moment|chart|d3|leaflet|mapbox|gtag|analytics|gtm|recaptcha|polyfill|"
     r"modernizr|fontawesome|validate|jspdf|html2canvas|pdfmake|typed|particles|scrollreveal|fancybox|"
     r"magnific|masonry|imagesloaded|waypoints|counterup|easing|parallax|vendor|vendors|node_modules|libs?|"
-    r"plugins?|cdn|dist|min|bundle|chunk|runtime|webpack|polyfills)(?:[/._-]|$)", re.IGNORECASE)
+    r"plugins?|cdn|dist|min|bundle|chunk|runtime|webpack|polyfills)\d*(?:[/._-]|$)", re.IGNORECASE)  # jquery1.11.0.js
 _ASSET_FOLDERS = frozenset({"js", "javascript", "javascripts", "script", "scripts", "assets", "static", "src"})
 
 

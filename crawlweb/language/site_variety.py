@@ -16,6 +16,13 @@ codes; no text is kept) and scores each variety of the family (sr, hr, bs, cnr, 
   is the BCMS standard written in Cyrillic; the share of pages whose Cyrillic letters say
   Macedonian (MACEDONIAN_WEIGHT), since ѓ ќ ѕ do not occur in Serbian.
 
+Bosnian and Serbian: the variety is Serbian when Bosnian leads it by less than BOSNIAN_LEAD, the
+weight of one Bosnian-only word, once the country's prior is left out of Bosnian's score; and a page
+of a Serbian site keeps a Bosnian label only when its text leads by KEEP_MARGIN beyond that tie. Bosnian's markers are the union of Serbian's and Croatian's and its
+country is also Republika Srpska's, so ijekavian Serbian with a western word or two (vanjski,
+željezni), a +387 number or a template's ``lang="bs"`` leads to Bosnian by a point or two without a
+word of Bosnian's own; a Bosnian site's own words (historija, kahva, lahko, sahat) and text lead by more.
+
 Then each local page whose label differs from the site's variety takes the site's variety,
 unless the page holds its own: a per-page declaration of its label (URL marker, hreflang self,
 or an html lang that differs between the site's pages, so not a template), or a text margin of
@@ -43,6 +50,11 @@ from .priors import (
 CYRILLIC_SERBIAN_WEIGHT = 6.0
 MACEDONIAN_WEIGHT = 10.0
 KEEP_MARGIN = 4.0
+# Bosnian's text markers are the union of Serbian's and Croatian's (ijekavian with hr and cnr; porodica,
+# opština, unutrašnji with sr and cnr; vanjski with hr), and its country (.ba, +387) is Republika
+# Srpska's too, whose standard is ijekavian Serbian: leaving the country aside, a Bosnian lead over
+# Serbian smaller than one Bosnian-only word weighs (kahva, 2) is what such Serbian scores too: a tie.
+BOSNIAN_LEAD = 2.0
 LATIN_NEIGHBOURS = ("sl",)  # the Latin-script language fastText mixes up with BCMS on short text
 
 
@@ -128,12 +140,17 @@ def site_variety(host: str, observations: Mapping[str, Mapping]) -> SiteVariety:
                 scores[lang] += weight
                 if lang == "sr" and montenegro:  # Montenegrin sites declare "sr" (priors.py)
                     scores["cnr"] += weight
+    bosnian_country = 0.0  # the .ba domain's and +387 number's share of Bosnian's score
     for variety, weight in ((tld, TLD_WEIGHT), (phone, PHONE_WEIGHT)):
         if variety in scores:
             scores[variety] += weight
+            bosnian_country += weight if variety == "bs" else 0.0
     scores["sr"] += CYRILLIC_SERBIAN_WEIGHT * len(cyrillic_bcms) / n
     scores["mk"] += MACEDONIAN_WEIGHT * sum(observations[k]["lang"] == "mk" for k in local) / n
     variety = max(SOUTH_SLAVIC, key=lambda v: scores[v])  # ties: the order of SOUTH_SLAVIC
+    bosnian_tie = variety == "bs" and scores["bs"] - bosnian_country - scores["sr"] < BOSNIAN_LEAD
+    if bosnian_tie:
+        variety = "sr"  # Bosnian's lead is what ijekavian Serbian scores too: a tie (module docstring)
 
     html_lang_varies = len([lang for lang in by_source["html_lang"] if lang]) > 1
     # A site that declares two BCMS varieties page by page (SFT21: x.html lang=hr, x_sr.html
@@ -143,7 +160,7 @@ def site_variety(host: str, observations: Mapping[str, Mapping]) -> SiteVariety:
         "pages": len(observations), "local_pages": n, "cyrillic_bcms_pages": len(cyrillic_bcms),
         "declared": {s: {lang: c for lang, c in counts.items() if lang} for s, counts in by_source.items()
                      if any(counts)},
-        "tld": tld, "phone": phone, "ijekavian_neutral": neutral,
+        "tld": tld, "phone": phone, "ijekavian_neutral": neutral, "bosnian_tie": bosnian_tie,
     }, page_languages=dict(own))
     # A neighbour's label the text did not back (identify.py, "unclear") is the site's variety
     # on a site that is mostly BCMS: the site's other pages say which family its menus are in;
@@ -202,7 +219,9 @@ def _settled_label(observation: Mapping, variety: str, html_lang_varies: bool,
     if script == "Cyrl" and target != "sr":
         return lang, script  # of the BCMS standards only Serbian is commonly written in Cyrillic
     text = _text_scores(observation, ijekavian_neutral=True)
-    if text[lang] - text[target] >= KEEP_MARGIN:
+    # Bosnian's lead over Serbian counts from BOSNIAN_LEAD up: below it the two tie (the site's rule, page by page)
+    margin = KEEP_MARGIN + (BOSNIAN_LEAD if (lang, target) == ("bs", "sr") else 0.0)
+    if text[lang] - text[target] >= margin:
         return lang, script
     return target, script
 

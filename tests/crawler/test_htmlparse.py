@@ -134,6 +134,32 @@ def test_a_meta_refresh_is_a_link():
     assert [(l.kind, l.url) for l in page.links] == [("refresh", "http://www.primer.rs/sr/pocetna.html")]
 
 
+def test_the_button_of_a_form_that_only_navigates_is_a_link():
+    # a language switch drawn as a form: GET, nothing to fill in, the button's value its text
+    page = parse_html('<ul><li><form action="index_srb.html"><input type="submit" value="Change language">'
+                      '</form></li></ul>', BASE)
+    assert [(l.kind, l.url, l.anchor_text) for l in page.links] == [
+        ("onclick", "http://www.primer.rs/sr/index_srb.html", "Change language")]
+    # hidden fields and a named button make the query, as a browser's submission does
+    page = parse_html('<form action="/jezik"><input type="hidden" name="next" value="/o-nama/">'
+                      '<button name="lang" value="en">English</button><button name="lang" value="sr">Srpski</button>'
+                      '</form>', BASE)
+    assert [(l.url, l.anchor_text) for l in page.links if l.kind == "onclick"] == [
+        ("http://www.primer.rs/jezik?next=%2Fo-nama%2F&lang=en", "English"),
+        ("http://www.primer.rs/jezik?next=%2Fo-nama%2F&lang=sr", "Srpski")]
+
+
+@pytest.mark.parametrize("form", [
+    '<form action="/trazi"><input name="q"><input type="submit" value="Traži"></form>',  # asks for input
+    '<form action="/jezik" method="post"><button name="lang" value="en">English</button></form>',  # sent by POST
+    '<form action="/jezik"><select name="lang"><option>en</option></select><button>OK</button></form>',
+    '<form><input type="submit" value="Osveži"></form>',  # no action: the page itself
+    '<form action="/en/"><button type="button">English</button></form>',  # not a submit button
+])
+def test_a_form_that_asks_for_input_or_posts_is_no_link(form):
+    assert [l.url for l in parse_html(form, BASE).links] == []
+
+
 def test_urls_in_plain_text_are_found():
     text = "Vidi www.rts.rs/vesti, ili (https://primer.rs/en/?a=1). Ponovo: https://primer.rs/en/?a=1."
     assert extract_text_urls(text, BASE) == ["http://www.rts.rs/vesti", "https://primer.rs/en/?a=1"]

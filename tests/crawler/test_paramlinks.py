@@ -1,6 +1,6 @@
 """Speculative links to pages named in a link's query (crawlweb.crawler.paramlinks, htmlparse)."""
 from crawlweb.crawler.htmlparse import parse_html
-from crawlweb.crawler.paramlinks import MAX_PARAM_LINKS, param_links
+from crawlweb.crawler.paramlinks import MAX_PARAM_LINKS, param_links, static_page_itself
 from crawlweb.services.page_prep import PageOptions, prepare_link
 
 # www.sft21.com (development web, index_en.html): the site's pages are linked only through its
@@ -57,6 +57,28 @@ def test_the_encoded_form_is_read_by_the_parser_too():
     page = parse_html(SFT21_ENCODED, "http://www.sft21.com/")
     assert [link.url for link in page.links if link.kind == "param"] == [
         "http://www.sft21.com/video_player.html?from=index.html", "http://www.sft21.com/index.html"]
+
+
+# www.sft21.com (izbor_sr.html): the payment page is linked only with the amount chosen; its script reads it.
+SFT21_AMOUNTS = """<a href="prikaz_opcije_sr.html?iznos=30&valuta=usd" class="option-btn">30 $</a>
+<a href="prikaz_opcije_sr.html?iznos=42&valuta=eur" class="option-btn">42 €</a>
+<a href="https://pay.example.com/checkout.html?iznos=30">Plati</a>
+<a href="pretraga.php?q=soba">Pretraga</a>"""
+
+
+def test_a_static_page_linked_only_with_values_is_guessed_without_its_query():
+    page = parse_html(SFT21_AMOUNTS, "http://www.sft21.com/izbor_sr.html")
+    guessed = [(link.url, link.anchor_text) for link in page.links if link.kind == "param"]
+    # once, with the first carrying link's anchor; never off the site; a dynamic page's query may be its content
+    assert guessed == [("http://www.sft21.com/prikaz_opcije_sr.html", "30 $")]
+
+
+def test_only_a_static_pages_query_is_dropped():
+    assert static_page_itself("http://primer.rs/sr/prikaz.html?iznos=30#vrh") == "http://primer.rs/sr/prikaz.html"
+    assert static_page_itself("http://primer.rs/sr/prikaz.HTM?a=1") == "http://primer.rs/sr/prikaz.HTM"
+    assert static_page_itself("http://primer.rs/sr/prikaz.html") is None
+    assert static_page_itself("http://primer.rs/clanak.php?id=7") is None
+    assert static_page_itself("http://primer.rs/sr/?strana=2") is None
 
 
 def test_a_param_link_is_followed_in_its_site_and_never_off_it():

@@ -172,6 +172,12 @@ def test_own_scripts_are_told_from_libraries_by_their_path():
         assert not own_script(library), library
 
 
+def test_a_library_whose_version_is_glued_to_its_name_is_a_library():
+    # a one-page CV of the real development web loads js/jquery1.11.0.js beside its own js/global.js
+    assert not own_script("http://a.rs/js/jquery1.11.0.js") and not own_script("http://a.rs/js/bootstrap4.min.js")
+    assert own_script("http://a.rs/js/global.js") and own_script("http://a.rs/js/page2.js")
+
+
 def test_an_external_scripts_paths_are_read_from_the_pages_it_serves():
     # assets/js/sr.js runs in /index-sr.html: its "account-sr.html" is /account-sr.html
     found = script_file_links(RESTAURANT_SR_JS, "http://restoran.example/assets/js/sr.js")

@@ -70,3 +70,60 @@ def test_function_words_are_counted_in_both_scripts_and_short_texts_are_not_judg
     assert body_language_mismatch(ENGLISH_HOTEL, "en", "sr") is None
     assert body_language_mismatch(ENGLISH_HOTEL, "sr", "en").startswith("untranslated: the sr page's body is in en")
     assert body_language_mismatch(ENGLISH_HOTEL, "de", "en") is None, "no word list for German: no verdict"
+
+
+# A junior developer's portfolio (real development web, my-portfolio): the Serbian page's body is
+# translated, but both pages keep the template's English placeholder text on every project card.
+CARD = "Some quick example text to build on the card title and make up the bulk of the card's content."
+PORTFOLIO_SR = "\n".join([
+    "Work", "Resume", "Contact",
+    "Zdravo, ja sam Dragan i ja sam frontend junior Javascript developer",
+    "Ja sam junior Javascript developer sa sedištem u Mladenovcu, Srbija. Imam 1 godinu komercijalnog iskustva "
+    "i specijalizovan sam za izradu veb sajtova. Otvoren sam za nove mogućnosti i zanimljive projekte.",
+    "Proverite moj komercijalni i nekomercijalni projekat.",
+    "Ako imate bilo kakva pitanja slobodno me pitajte za više informacija.",
+] + [f"Project {i}\n{CARD}" for i in range(9)])
+PORTFOLIO_EN = "\n".join([
+    "Work", "Resume", "Contact",
+    "Hello, I am Dragan and I am a frontend junior Javascript developer",
+    "I am a junior Javascript developer based in Mladenovac, Serbia. I have 1 year of commercial experience and I "
+    "specialise in building websites. I am open to new opportunities and interesting projects.",
+    "Check my commercial and non-commercial projects.",
+    "If you have any questions, feel free to ask me for more information.",
+] + [f"Project {i}\n{CARD}" for i in range(9)])
+LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et "
+         "dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi")
+# A heating firm's gallery (termo): a translated frame over the template's filler, the same on both pages.
+GALLERY_SR = "\n".join(["Početna", "O nama", "Galerija", "Kontakt", "Ventilacija", LOREM, "Hlađenje, grejanje", LOREM,
+                        "Sanitarije", LOREM, "89077 Ulm, Schillerstr. 22"])
+GALLERY_EN = "\n".join(["Home", "About us", "Gallery", "Contact", "Ventilation", LOREM, "Cooling, heating", LOREM,
+                        "Sanitary", LOREM, "89077 Ulm, Schillerstr. 22"])
+
+
+def _verdict(sr_text, en_text):
+    return filter_pair(_page("http://p.test/srpski.html", "sr-Latn", sr_text), _page("http://p.test/", "en", en_text),
+                       {}, languages=("sr", "en"))
+
+
+def test_english_placeholder_text_on_both_pages_does_not_make_a_translated_body_untranslated():
+    verdict = _verdict(PORTFOLIO_SR, PORTFOLIO_EN)
+    assert verdict.keep, verdict.reason
+    assert verdict.scores["shared_text"] >= 0.75 and verdict.scores["own_bodies_translated"]
+
+
+def test_a_translated_frame_over_the_same_filler_is_not_shared_text():
+    verdict = _verdict(GALLERY_SR, GALLERY_EN)
+    assert verdict.keep, verdict.reason
+    assert verdict.scores["shared_text"] < 0.75
+
+
+def test_a_serbian_menu_over_the_english_pages_lines_is_still_untranslated():
+    body = SERBIAN_MENU_ENGLISH_BODY.split("ENGLISH ", 1)[1].replace(" Read more ", "\nRead more\n")
+    serbian = "POČETNA\nOPERACIJE\nINTERVENCIJE\nKONTAKT\nENGLISH\n" + body
+    english = "HOME\nSURGERIES\nINTERVENTIONS\nCONTACT\nSRPSKI\n" + body
+    verdict = _verdict(serbian, english)
+    assert not verdict.keep
+    assert verdict.reason.startswith("untranslated: the sr page's body is in en"), verdict.reason
+    # the same frame over a copied card text with no body of its own: shared text, not a translation
+    copy = _verdict("Rad\nBiografija\nKontakt\n" + "\n".join([CARD] * 6), "Work\nResume\nContact\n" + "\n".join([CARD] * 6))
+    assert not copy.keep and copy.reason.startswith("untranslated:"), copy.reason

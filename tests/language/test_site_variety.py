@@ -121,3 +121,46 @@ def test_a_slovene_page_the_text_could_not_place_keeps_its_own_marker():
     decision = site_variety(host, observations)
     assert decision.variety == "hr"
     assert _labels(decision)["sl/category.html"] == "sl"
+
+
+# A metalwork shop near Banja Luka (real development web): Serbian by its own switch ("SRB"), ijekavian,
+# with a western word (vanjska) and a +387 number; and a Bosnian memorial site about Prijedor.
+REPUBLIKA_SRPSKA_SHOP = (
+    "Bravarija Gajanin je porodična firma koja nudi razne vrste usluga u oblasti obrade metala.\n"
+    "Bavimo se izradom i montažom predmeta od INOX-a, crne bravarije i ogradnih sistema.\n"
+    "Iz ponude naših usluga izdvajamo: INOX ograde, kovane ograde, nadstrešnice, željezne konstrukcije, "
+    "unutrašnja i vanjska stepeništa, rukohvate.\nKontaktirajte nas: +387 66 025 335, Trn, Laktaši")
+BOSNIAN = (
+    "Historija grada je duga, a sahat-kula na čaršiji i danas pokazuje vrijeme. Uz kahvu i lokum, "
+    "stariji pričaju kako je nekad bilo lahko živjeti u mahali. Sedmica sjećanja počinje u ponedjeljak.\n"
+    "Kontakt: +387 52 123 456")
+
+
+def test_bosnian_by_a_point_or_two_over_ijekavian_serbian_is_a_tie_and_serbian_wins_it():
+    host = "bravarija.example.com"
+    decision = site_variety(host, _site(host, [
+        ("/index.html", REPUBLIKA_SRPSKA_SHOP, None), ("/first.html", ENGLISH, None)]))
+    assert decision.variety == "sr", decision.scores
+    assert decision.scores["bs"] > decision.scores["sr"] and decision.evidence["bosnian_tie"]
+    assert _labels(decision)["index.html"] == "sr-Latn"
+
+
+def test_a_bosnian_site_with_words_of_its_own_stays_bosnian():
+    host = "sjecanje.example.ba"
+    decision = site_variety(host, _site(host, [("/index.html", BOSNIAN, "bs"), ("/historija.html", BOSNIAN, "bs")]))
+    assert decision.variety == "bs", decision.scores
+    assert not decision.evidence["bosnian_tie"]
+    assert set(_labels(decision).values()) == {"bs"}
+
+
+def test_a_serbian_sites_page_keeps_bosnian_only_beyond_the_tie_and_the_keep_margin():
+    def page(lang, sr, bs):
+        return {"lang": lang, "script": "Latn", "markers": {"sr": sr, "hr": 0.0, "bs": bs, "cnr": 0.0},
+                "ijek": {"sr": 0.0, "other": 0.0}, "declared": {}}
+    observations = {"/": page("sr", 9.0, 2.0), "/o-nama.html": page("sr", 8.0, 1.0),
+                    "/usluge.html": page("bs", 1.0, 5.5),  # a lead of 4.5: the union of sr and hr forms
+                    "/historija.html": page("bs", 1.0, 8.5)}  # 7.5: beyond the tie and the margin
+    decision = site_variety("portfolio.example.com", observations)
+    assert decision.variety == "sr"
+    assert decision.page_languages["/usluge.html"] == ("sr", "Latn")
+    assert decision.page_languages["/historija.html"] == ("bs", "Latn")
