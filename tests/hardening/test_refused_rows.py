@@ -10,7 +10,7 @@ the crawler does not yet know to be unstorable would be refused.
 import pytest
 from django.db import connection
 
-from bench.support.fuzz_crawl import FUZZ_SETTINGS, crawl_fuzz_web
+from bench.support.fuzz_crawl import crawl_fuzz_web
 from crawlweb.testweb.fuzz import FuzzAnswer, FuzzHost, FuzzWeb
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,14 +22,6 @@ REFUSALS = {
     "a link row": (("crawlweb_link", "INSERT", "target_url", "%/p9.html"), (2, "/p2.html")),
     "a Target's failure": (("frontier_target", "UPDATE", "last_error", "HTTP 410%"), (0, "/p2.html")),
 }
-
-
-@pytest.fixture
-def fuzz_settings(settings, crawl_settings, through_test_web):
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
-    for name, value in FUZZ_SETTINGS.items():
-        setattr(settings, name, value)
-    return through_test_web
 
 
 @pytest.fixture
