@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from crawlweb.crawler.fetch import UNEXPECTED, FetchResult
 from crawlweb.crawler.urls import site_name
+from crawlweb.jobs.allocator import limit_arenas, release_free_memory
 from crawlweb.jobs.queueing import describe_jobs, enqueue, pending_crawl_jobs, queue_behind_crawl_jobs, uses_redis
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
@@ -61,6 +62,7 @@ def _pool() -> ThreadPoolExecutor:
     with _pools_lock:
         pool = _pools.get(os.getpid())
         if pool is None:
+            limit_arenas()  # before the fetch threads start: they share few malloc arenas (allocator.py)
             pool = _pools[os.getpid()] = ThreadPoolExecutor(settings.CRAWLER_CONCURRENCY,
                                                             thread_name_prefix="fetch")
         return pool
@@ -181,6 +183,7 @@ def _step(crawl: Crawl, owner: str) -> int:
     # pass (evaluation.followup), at the latest when the crawl finishes.
     run_step_followups(crawl, stored)
     fold_step_tallies(crawl.pk)
+    release_free_memory()  # the step's pages are stored: what their parsing freed goes back (allocator.py)
     enqueue(crawl_step, crawl.pk)
     return leased
 

@@ -15,7 +15,9 @@ no other thread; started later, from a process that runs threads (the fetch thre
 crawl's thread), they are spawned, a fresh interpreter, because a fork copies no thread but every
 lock another thread may hold. A pool
 that breaks (a process killed, out of memory) is replaced, and the page in hand is prepared in
-the calling thread, so a batch never loses a page to it. After MAX_RESTARTS breaks the worker
+the calling thread, so a batch never loses a page to it. A pool is also replaced after
+PAGES_PER_POOL pages, its processes ending once their pages are done: a long-lived preparation
+process grew with the pages it had seen (memory its allocator and C libraries kept). After MAX_RESTARTS breaks the worker
 stops trying and prepares in its threads (a script that starts crawls without the
 ``if __name__ == "__main__":`` guard cannot spawn processes at all, see multiprocessing's docs).
 """
@@ -43,8 +45,14 @@ log = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None  # the process that made the pool (a forked work horse makes its own)
 _restarts = 0
+_prepared = 0  # pages the current pool was given
 _lock = threading.Lock()
 MAX_RESTARTS = 3
+# Pages a pool's processes prepare before fresh ones replace them. A preparation process grew by about
+# 0.1 MB a page over the fuzzer's long runs with its Python objects flat (docs/fuzzing.md: memory the
+# allocator and the C libraries kept); new processes start from their warm-up size, about 130 MB, and
+# their 1.3 s warm-up is paid once per this many pages.
+PAGES_PER_POOL = 500
 PARENT_CHECK_S = 1.0  # how often a preparation process checks that the process it serves still runs
 
 
@@ -62,6 +70,8 @@ def prepare(result: FetchResult, source_site: str, config: CrawlConfig, loaded_b
     except BrokenProcessPool:
         _discard(pool)
         return prepare_page(result, source_site, config, window_words=window_words, loaded_by=loaded_by)
+    finally:
+        _count_page(pool)
 
 
 def start() -> bool:
@@ -89,7 +99,7 @@ def start_for_worker(argv: list[str]) -> None:
 
 
 def _current_pool() -> ProcessPoolExecutor | None:
-    global _pool, _pool_pid
+    global _pool, _pool_pid, _prepared
     count = settings.CRAWLER_PREPARE_PROCESSES
     if count <= 0:
         return None
@@ -99,7 +109,7 @@ def _current_pool() -> ProcessPoolExecutor | None:
         if _pool is None or _pool_pid != os.getpid():
             _pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context(_start_method()),
                                         initializer=_set_up)
-            _pool_pid = os.getpid()
+            _pool_pid, _prepared = os.getpid(), 0
             _pool.submit(int)  # a no-op that starts the processes now (see _start_method)
         return _pool
 
@@ -111,6 +121,20 @@ def _start_method() -> str:
     thread (concurrent.futures.process): _current_pool submits a no-op right after choosing."""
     forkable = "fork" in multiprocessing.get_all_start_methods()
     return "fork" if forkable and threading.active_count() == 1 else "spawn"
+
+
+def _count_page(pool: ProcessPoolExecutor) -> None:
+    """Once the pool was given PAGES_PER_POOL pages, the next page starts new processes; these finish
+    the pages they hold, then exit."""
+    global _pool, _prepared
+    with _lock:
+        if _pool is not pool:
+            return
+        _prepared += 1
+        if _prepared < PAGES_PER_POOL:
+            return
+        _pool, _prepared = None, 0
+    pool.shutdown(wait=False)
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:

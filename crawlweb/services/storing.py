@@ -3,6 +3,9 @@
 A whole batch is written in one transaction and in bulk (a handful of statements whatever the
 batch size: round trips to the database were most of a step's time), so a worker killed half-way
 leaves either nothing or everything; its Targets' leases then expire and they are fetched again.
+A row the database refuses for its values fails that transaction: the batch is then stored item by
+item, each in a transaction of its own, and only the refused item's Target fails, with the database's
+reason (store_refusals.py tells a refused value from a database in trouble, which fails the step).
 A Page is keyed by the MD5 of its content per crawl: a second URL with the same content points
 to the same Page, and re-running a step never duplicates pages or links.
 """
@@ -14,11 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from crawlweb.crawler.bounded_cache import SizeBoundedCache
-from crawlweb.crawler.fetch import FetchResult, backoff_seconds, is_transient
+from crawlweb.crawler.fetch import UNEXPECTED, FetchResult, backoff_seconds, is_transient
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
@@ -31,6 +34,7 @@ from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
 from crawlweb.services.page_prep import PreparedPage, db_text, failed_preparation, keeps_page, prepare_page
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets, sitemap_entry_targets
+from crawlweb.services.store_refusals import refused_for_its_values
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 from frontier.models import Target
 from frontier.strategies import strategy_for
@@ -87,30 +91,79 @@ def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: 
 
 
 def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: StepResult | None = None) -> None:
-    """Store a batch of outcomes in one transaction; what it adds (pages, Targets) is noted on ``step``."""
+    """Store a batch of outcomes in one transaction; what it adds (pages, Targets) is noted on ``step``.
+
+    When the database refuses one item's rows, the others are stored all the same, one by one."""
     step = step if step is not None else StepResult(crawl.pk)
     for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
         if item.prepared is None and keeps_page(item.outcome.result):
             _prepare_here(item, config)
+    try:
+        step.add(_store_together(crawl, batch, config))
+    except Exception as error:
+        if not refused_for_its_values(error):
+            raise
+        if len(batch) == 1:
+            _record_refused(crawl, batch[0], config, error)
+            return
+        log.warning("crawl %s: the database refused a batch of %s fetches (%s: %s); storing them one by one",
+                    crawl.pk, len(batch), type(error).__name__, error)
+        for item in batch:
+            _store_alone(crawl, item, config, step)
+
+
+def _store_together(crawl: Crawl, batch: list[Fetched], config: CrawlConfig) -> StepResult:
+    """The batch in one transaction; what it added, noted only once it is committed (a transaction
+    rolled back leaves no ids of rows that do not exist)."""
+    added = StepResult(crawl.pk)
     with transaction.atomic():
         lock_crawl_store(crawl.pk)
         pages: list[Fetched] = []
-        fetched = 0
         for item in batch:
-            result = item.outcome.result
-            if result is not None and result.status is not None and item.outcome.robots is None:
-                fetched += 1
             if item.prepared is not None:
                 pages.append(item)
             else:
                 _record_other(crawl, item.lease, item.outcome)
         if pages:
-            _store_pages(crawl, pages, config, step)
+            _store_pages(crawl, pages, config, added)
+        fetched = sum(1 for item in batch if _counts_as_fetched(item))
         if fetched:
             crawl.count_fetched(fetched)
         # lease.host was read when leased; _save_robots updated it in place if Crawl-delay changed.
         release_hosts([(item.lease.host.pk, host_interval(item.lease.host, config), _ended(item.outcome))
                        for item in batch])
+    return added
+
+
+def _store_alone(crawl: Crawl, item: Fetched, config: CrawlConfig, step: StepResult) -> None:
+    try:
+        step.add(_store_together(crawl, [item], config))
+    except Exception as error:
+        if not refused_for_its_values(error):
+            raise
+        _record_refused(crawl, item, config, error)
+
+
+def _record_refused(crawl: Crawl, item: Fetched, config: CrawlConfig, error: Exception) -> None:
+    """The database refused what ``item`` would store: its Target fails with the reason (error kind
+    "unexpected": a value the crawler should have made storable), its fetch counts, its host is free."""
+    refused = isinstance(error, DatabaseError)  # else Python failed on a value before the database saw it
+    reason = (f"{'the database refused to store this fetch' if refused else 'storing this fetch failed'}: "
+              f"{type(error).__name__}: {error}")
+    log.error("crawl %s: %s: %s", crawl.pk, item.lease.target.url, reason, exc_info=None if refused else error)
+    result = item.outcome.result
+    with transaction.atomic():
+        _finish(item.lease.target, Target.State.FAILED, status=result.status if result is not None else None,
+                error_kind=UNEXPECTED, error=db_text(reason))
+        if _counts_as_fetched(item):
+            crawl.count_fetched(1)
+        release_hosts([(item.lease.host.pk, host_interval(item.lease.host, config), _ended(item.outcome))])
+
+
+def _counts_as_fetched(item: Fetched) -> bool:
+    """A response from the page itself (not its host's robots.txt): it counts against the page budget."""
+    result = item.outcome.result
+    return result is not None and result.status is not None and item.outcome.robots is None
 
 
 def _prepare_here(item: Fetched, config: CrawlConfig) -> None:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,44 @@ def test_a_killed_preparation_process_loses_no_page_and_is_replaced(one_process)
     assert again == first  # prepared in the thread when the pool turned out broken
     prep_processes.prepare(_fetched(REAL_PAGES[1]), "drustvohispanistasrbija.rs", config)
     assert prep_processes.process_ids() and victim not in prep_processes.process_ids()
+
+
+def test_fresh_processes_take_over_after_their_share_of_pages(one_process, monkeypatch):
+    """A long-lived preparation process grew with the pages it had seen (docs/fuzzing.md): after
+    PAGES_PER_POOL pages new processes prepare the next ones, and the old ones exit."""
+    monkeypatch.setattr(prep_processes, "PAGES_PER_POOL", 3)
+    config = CrawlConfig.from_dict({})
+    here = [prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
+            for path in REAL_PAGES[:4]]
+    there = [prep_processes.prepare(_fetched(path), "drustvohispanistasrbija.rs", config) for path in REAL_PAGES[:3]]
+    (first,) = prep_processes.process_ids() or [None]
+    assert first is None  # the third page ended the first pool's share: no pool until the next page
+    there.append(prep_processes.prepare(_fetched(REAL_PAGES[3]), "drustvohispanistasrbija.rs", config))
+    assert there == here
+    assert len(prep_processes.process_ids()) == 1
+
+
+def test_the_processes_of_a_replaced_pool_exit(one_process, monkeypatch):
+    monkeypatch.setattr(prep_processes, "PAGES_PER_POOL", 2)
+    config = CrawlConfig.from_dict({})
+    prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config)
+    (old,) = prep_processes.process_ids()
+    prep_processes.prepare(_fetched(REAL_PAGES[1]), "drustvohispanistasrbija.rs", config)
+    prep_processes.prepare(_fetched(REAL_PAGES[2]), "drustvohispanistasrbija.rs", config)
+    (new,) = prep_processes.process_ids()
+    assert new != old
+    deadline = time.monotonic() + 30
+    while _running(old) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(old)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting for its parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_no_processes_when_set_to_zero(settings):

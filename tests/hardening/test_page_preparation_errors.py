@@ -4,7 +4,7 @@ caused it"). Real crawls over fuzz hosts of the test web on 127.0.0.1.
 """
 import pytest
 
-from bench.support.fuzz_crawl import FUZZ_SETTINGS, crawl_fuzz_web
+from bench.support.fuzz_crawl import crawl_fuzz_web
 from crawlweb.testweb.fuzz import FuzzAnswer, FuzzHost, FuzzWeb
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -15,14 +15,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 OVERFLOWING_DATE = "Mon, 01 Jan 99999999999 00:00:00 GMT"
 YEAR_10000_IN_UTC = "Fri, 31 Dec 9999 23:59:59 -0100"
 SANE_DATE = "Wed, 21 Oct 2015 07:28:00 GMT"
-
-
-@pytest.fixture
-def fuzz_settings(settings, crawl_settings, through_test_web):
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
-    for name, value in FUZZ_SETTINGS.items():
-        setattr(settings, name, value)
-    return through_test_web
 
 
 def web_with_dates(*dates: str) -> FuzzWeb:

@@ -29,14 +29,6 @@ KNOWN_HOSTILE = FuzzWeb(hosts=(
 ))
 
 
-@pytest.fixture
-def fuzz_settings(settings, crawl_settings, through_test_web):
-    settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
-    for name, value in FUZZ_SETTINGS.items():
-        setattr(settings, name, value)
-    return through_test_web
-
-
 def assert_the_crawl_held(result):
     assert result.stopped == [], result.stopped
     assert result.problems == [], result.problems
