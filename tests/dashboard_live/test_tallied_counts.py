@@ -33,9 +33,12 @@ def test_the_tallies_follow_the_targets_through_a_step_a_lost_lease_a_failure_an
     crawl = Crawl.objects.get(pk=watched_crawl.pk)
     pages_before = Page.objects.filter(crawl=crawl).count()
     Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.RUNNING, page_budget=F("pages_fetched") + 6)
-    assert crawl_step(crawl.pk) > 0  # leased, fetched and stored
+    for _ in range(3):  # the first may fetch only a page the crawl holds (a deep guess redirected to it)
+        assert crawl_step(crawl.pk) > 0  # leased, fetched and stored
+        assert_tallies_match(crawl.pk, "after another step")
+        if Page.objects.filter(crawl=crawl).count() > pages_before:
+            break
     assert Page.objects.filter(crawl=crawl).count() > pages_before
-    assert_tallies_match(crawl.pk, "after another step")
 
     crawl.refresh_from_db()
     leases = lease_batch(crawl, "a-worker-that-dies", 4, 60)
