@@ -308,6 +308,14 @@ class ScaleRun:
                 self.server.stop()
 
 
+def server_setting(name: str) -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting(%s)", [name])
+        return cursor.fetchone()[0]
+
+
 def job_share(run: ScaleRun) -> float:
     times = measures.job_times(REDIS_URL, ("crawl", "score", "train"), since=run.started - 5)
     total, scoring = times.seconds(), times.seconds(measures.SCORING_QUEUES)
@@ -318,6 +326,7 @@ def job_share(run: ScaleRun) -> float:
     for (queue, function), values in sorted(times.by_function.items(), key=lambda item: -sum(item[1])):
         print(f"  {queue:6s} {function:28s} {len(values):6d} jobs {sum(values):8.1f} s  mean {sum(values) / len(values):6.2f} s"
               f"  max {max(values):6.1f} s")
+    print(f"site scorings (sites carried by score_sites jobs): {times.site_scorings}")
     return scoring / total if total else -1.0
 
 
@@ -333,6 +342,8 @@ def main() -> int:
                            "REDIS_URL": REDIS_URL, "VAR_DIR": str(tmp)})
         import django
         django.setup()
+        print(f"PostgreSQL autovacuum {server_setting('autovacuum')} (when off, the crawl steps analyze the "
+              "tables that grew: crawlweb/services/table_statistics.py)")
         print(f"crawl: budget {args.budget:,}, strategy {args.strategy or 'default'}"
               f"{', modules ' + args.modules if args.modules else ''}, {WORKERS} workers, host interval "
               f"{args.host_interval:g} s, cap {args.max_seconds:.0f} s; load average {os.getloadavg()[0]:.1f} on "

@@ -42,6 +42,7 @@ def window_rates(samples: list[tuple[float, int]], share: float = 0.1) -> tuple[
 @dataclass
 class JobTimes:
     by_function: dict[tuple[str, str], list[float]] = field(default_factory=lambda: defaultdict(list))
+    site_scorings: int = 0  # sites carried by score_sites jobs: how often, in all, a site was scored
 
     def seconds(self, queues: tuple[str, ...] | None = None) -> float:
         return sum(sum(v) for (queue, _), v in self.by_function.items() if queues is None or queue in queues)
@@ -67,6 +68,9 @@ def job_times(redis_url: str, queues: tuple[str, ...], since: float) -> JobTimes
                     continue
                 function = (job.func_name or "?").rsplit(".", 1)[-1]
                 times.by_function[(name, function)].append((job.ended_at - job.started_at).total_seconds())
+                if function in ("score_sites", "score_site") and len(job.args) > 1:
+                    site_ids = job.args[1]
+                    times.site_scorings += len(site_ids) if isinstance(site_ids, (list, tuple)) else 1
     return times
 
 

@@ -33,6 +33,7 @@ from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step,
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import failed_preparation, keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
+from crawlweb.services.table_statistics import refresh_stale_statistics
 from crawlweb.tallies.fold import fold_tallies
 from frontier.models import Target
 
@@ -183,6 +184,7 @@ def _step(crawl: Crawl, owner: str) -> int:
     # pass (evaluation.followup), at the latest when the crawl finishes.
     run_step_followups(crawl, stored)
     fold_step_tallies(crawl.pk)
+    refresh_stale_statistics()  # plans that follow the crawl's growth where autovacuum does not
     release_free_memory()  # the step's pages are stored: what their parsing freed goes back (allocator.py)
     enqueue(crawl_step, crawl.pk)
     return leased
