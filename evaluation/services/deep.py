@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
 from crawlweb.models import Crawl, Host, Site
+from crawlweb.services.bulk_rows import update_columns
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.hosts import host_for, hosts_for
 from crawlweb.services.leasing import POLL_S, claim_hosts_now, release_hosts
@@ -170,8 +171,11 @@ class _CheckJob:
     def flush(self) -> None:
         """Write the outcomes recorded so far, and make the pages found Targets of the crawl."""
         if self.recorded:
-            DeepCheck.objects.bulk_update(list(self.recorded.values()),
-                                          ["exists", "outcome", "status_code", "checked_at"], batch_size=500)
+            # update_columns, not bulk_update: Django resolves a CASE WHEN per row and column, which
+            # cost this job half its time (sampled at 20,000 pages).
+            checks = self.recorded.values()
+            update_columns(DeepCheck, {name: {check.pk: getattr(check, name) for check in checks}
+                                       for name in ("exists", "outcome", "status_code", "checked_at")})
             self.recorded = {}
         if self.found:
             add_targets(self.crawl, [Candidate(url) for url in self.found], origin=Target.Origin.DEEP_GUESS,
