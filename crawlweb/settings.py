@@ -271,7 +271,8 @@ _PAIRS_READERS = {
     "PAIRS_DISCOVERY_PAGES_PER_SITE": lambda name: env_number(name, 50, minimum=1, integer=True),
     "PAIRS_RESCORE_GROWTH": lambda name: _growth(name),
     "PAIRS_RESCORE_MIN_PAGES": lambda name: env_number(name, 100, minimum=1, integer=True),
-    "PAIRS_SITE_RESCORE_GROWTH": lambda name: env_number(name, 1.5, minimum=1, maximum=100),
+    "PAIRS_SITE_RESCORE_GROWTH": lambda name: env_number(name, 2.0, minimum=1, maximum=100),
+    "PAIRS_SITE_RESCORE_FROM_PAGES": lambda name: env_number(name, 8, minimum=0, maximum=1_000_000, integer=True),
     "PAIRS_SITE_QUIET_SECONDS": lambda name: env_number(name, 60.0, minimum=0, maximum=86400),
 }
 for _name, _read in _PAIRS_READERS.items():

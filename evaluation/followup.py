@@ -1,7 +1,8 @@
 """Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
-- After each step: score_site for the sites whose pages were just stored once they have grown
-  PAIRS_SITE_RESCORE_GROWTH times since their last scoring, and for sites whose last pages have
+- After each step: score_site for the sites whose first page was just stored, for those that have
+  grown PAIRS_SITE_RESCORE_GROWTH times since their last scoring to at least
+  PAIRS_SITE_RESCORE_FROM_PAGES pages, and for sites whose last pages have
   waited PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
   only its own site and updates the global rows by that site's difference.
 - Now and then: score_crawl, the crawl-wide pass.  score_site re-pairs only its own site, so
@@ -32,7 +33,7 @@ def after_step(crawl, step) -> None:
     site_of_page = list(Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True))
     canonical = canonical_of(crawl.pk, set(site_of_page), cfg.group_max_sites)
     stored = Counter(canonical[site_id] for site_id in site_of_page)
-    due = claim_sites(crawl.pk, stored, growth=cfg.site_rescore_growth)
+    due = claim_sites(crawl.pk, stored, growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds))
     due = sorted(set(due))
     for start in range(0, len(due), SITES_PER_JOB):
