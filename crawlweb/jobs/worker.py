@@ -20,6 +20,7 @@ import redis
 from django.db import close_old_connections
 from rq import SimpleWorker
 
+from crawlweb.jobs.allocator import release_free_memory
 from crawlweb.jobs.chain_watch import start_chain_watch
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import warm_up
@@ -54,6 +55,9 @@ class CrawlWorker(SimpleWorker):
             self._wait_for_redis()
         finally:
             close_old_connections()
+            # Every job, not only crawl steps: a scoring job or a crawl-wide pass frees hundreds of MB
+            # of loaded pages the allocator would otherwise keep (a pass peaked at 538 MB, allocator.py).
+            release_free_memory()
 
     def _wait_for_redis(self) -> None:
         wait_s = 0.5

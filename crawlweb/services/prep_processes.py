@@ -65,8 +65,12 @@ def prepare(result: FetchResult, source_site: str, config: CrawlConfig, loaded_b
     # The WARC exchanges repeat the body and are written already: they need not cross over.
     slim = dataclasses.replace(result, exchanges=[])
     try:
-        return pool.submit(prepare_page, slim, source_site, PageOptions.of(config), window_words=window_words,
-                           loaded_by=loaded_by).result()
+        future = pool.submit(prepare_page, slim, source_site, PageOptions.of(config), window_words=window_words,
+                             loaded_by=loaded_by)
+    except RuntimeError:  # another fetch thread retired this pool (_count_page) after we took it: no page lost
+        return prepare_page(result, source_site, config, window_words=window_words, loaded_by=loaded_by)
+    try:
+        return future.result()
     except BrokenProcessPool:
         _discard(pool)
         return prepare_page(result, source_site, config, window_words=window_words, loaded_by=loaded_by)

@@ -79,6 +79,17 @@ def test_a_killed_preparation_process_loses_no_page_and_is_replaced(one_process)
     assert prep_processes.process_ids() and victim not in prep_processes.process_ids()
 
 
+def test_a_page_whose_pool_another_thread_retired_meanwhile_is_prepared_in_the_thread(one_process):
+    """A fetch thread takes the pool; before it submits, another thread's page ends the pool's share
+    and shuts it down. The page is prepared anyway (it was lost with "cannot schedule new futures")."""
+    config = CrawlConfig.from_dict({})
+    expected = prepare_page(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
+    pool = prep_processes._current_pool()
+    pool.shutdown(wait=True)  # retired between the taking and the submitting: still the pool in hand
+
+    assert prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config) == expected
+
+
 def test_fresh_processes_take_over_after_their_share_of_pages(one_process, monkeypatch):
     """A long-lived preparation process grew with the pages it had seen (docs/fuzzing.md): after
     PAGES_PER_POOL pages new processes prepare the next ones, and the old ones exit."""
