@@ -52,9 +52,11 @@ def start_crawl(crawl: Crawl, extra_urls: list[str] | None = None) -> int:
     crawl.finished_at = None
     crawl.deadline_at = deadline_from_now(crawl)
     crawl.status_message = unscheduled_message(len(urls), added.added, added.rejected, before)
+    crawl.resumed_rounds = 0  # a start gives the follow-ups their rounds again (resume_finished_crawl)
     if crawl.status_message:
         log.warning("crawl %s: %s", crawl.pk, crawl.status_message)
-    crawl.save(update_fields=["state", "started_at", "finished_at", "deadline_at", "status_message"])
+    crawl.save(update_fields=["state", "started_at", "finished_at", "deadline_at", "status_message",
+                              "resumed_rounds"])
     _enqueue_steps(crawl)
     return added.added
 
@@ -106,6 +108,25 @@ def resume_crawl(crawl: Crawl) -> Crawl:
     crawl = _transition(crawl, (Crawl.State.PAUSED,), Crawl.State.RUNNING)
     _enqueue_steps(crawl)
     return crawl
+
+
+def resume_finished_crawl(crawl_id: int, reason: str, *, max_rounds: int) -> bool:
+    """Run again a crawl that finished by itself, for Targets its follow-ups added after its end (the
+    deep-page guesses the pass after the finish made and checked), with its budget and time limit
+    as they are: at most ``max_rounds`` times since it was last started. False when it is not
+    finished, has no budget or time left, has had its rounds, or another caller resumed it first
+    (one conditional update decides)."""
+    with transaction.atomic():
+        crawl = Crawl.objects.select_for_update().filter(pk=crawl_id).first()
+        if (crawl is None or crawl.state != Crawl.State.FINISHED or crawl.resumed_rounds >= max_rounds
+                or crawl.budget_left <= 0 or crawl.time_is_up):
+            return False
+        crawl.state, crawl.finished_at, crawl.status_message = Crawl.State.RUNNING, None, reason[:300]
+        crawl.resumed_rounds += 1
+        crawl.save(update_fields=["state", "finished_at", "status_message", "resumed_rounds"])
+        log.info("crawl %s: %s", crawl.pk, reason)
+        _enqueue_steps(crawl)  # queued once this commits
+    return True
 
 
 def take_over_crawl(crawl: Crawl, reason: str) -> bool:
