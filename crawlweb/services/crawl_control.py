@@ -5,6 +5,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from crawlweb.jobs.crawl_step import crawl_step
@@ -117,16 +118,15 @@ def resume_finished_crawl(crawl_id: int, reason: str, *, max_rounds: int) -> boo
     finished, has no budget or time left, has had its rounds, or another caller resumed it first
     (one conditional update decides)."""
     with transaction.atomic():
-        crawl = Crawl.objects.select_for_update().filter(pk=crawl_id).first()
-        if (crawl is None or crawl.state != Crawl.State.FINISHED or crawl.resumed_rounds >= max_rounds
-                or crawl.budget_left <= 0 or crawl.time_is_up):
-            return False
-        crawl.state, crawl.finished_at, crawl.status_message = Crawl.State.RUNNING, None, reason[:300]
-        crawl.resumed_rounds += 1
-        crawl.save(update_fields=["state", "finished_at", "status_message", "resumed_rounds"])
-        log.info("crawl %s: %s", crawl.pk, reason)
-        _enqueue_steps(crawl)  # queued once this commits
-    return True
+        resumed = (Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED, resumed_rounds__lt=max_rounds,
+                                        pages_fetched__lt=F("page_budget"))
+                   .filter(Q(deadline_at__isnull=True) | Q(deadline_at__gt=timezone.now()))
+                   .update(state=Crawl.State.RUNNING, finished_at=None, status_message=reason[:300],
+                           resumed_rounds=F("resumed_rounds") + 1))
+        if resumed:
+            log.info("crawl %s: %s", crawl_id, reason)
+            _enqueue_steps(Crawl.objects.get(pk=crawl_id))  # queued once this commits
+    return bool(resumed)
 
 
 def take_over_crawl(crawl: Crawl, reason: str) -> bool:
