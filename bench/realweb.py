@@ -13,7 +13,7 @@ temporary VAR_DIR, synchronous jobs, every follow-up on: detector, classifiers, 
    combined by frontier.site_verdicts), against truth's bilingual_sr_en
    (bench/support/realweb_sites.py, which also says why each missed site was missed).
 2. A full-coverage breadth-first crawl (every site's root a seed, a budget above the web's size),
-   then the deep-page guesses checked and fetched, then a crawl-wide scoring pass.  Pair P/R: the
+   which checks and fetches the deep-page guesses of its last pass itself and passes again.  Pair P/R: the
    kept sr–en pairs against truth's parallel_pairs.  Truth also says which of those are
    translations (parallel_pairs_translated, or a pair_status without "partial"/"untranslated");
    the others (partial, boilerplate only, a side left untranslated, which the filter rejects on
@@ -178,29 +178,19 @@ def site_diagnostics(runs: dict, subset, parts) -> None:
 
 
 def full_crawl(subset, rules, seeds) -> int:
-    """Breadth-first over everything: every site's root a seed; the deep guesses checked and fetched."""
+    """Breadth-first over everything: every site's root a seed. The crawl itself checks and fetches the
+    deep guesses of its last pass (evaluation/services/deep_rounds.py) and passes again after them."""
     from crawlweb.models import Crawl, Page
     from crawlweb.services.crawl_control import start_crawl
-    from evaluation.services import deep as deep_service
-    from evaluation.services import scoring
-    from evaluation.services.inputs import crawl_sites
-    from frontier.models import Target
 
     roots = [f"http://{s.host}/" for s in subset]
     budget = 3 * sum(max(len(s.languages), 20) for s in subset) + 200
     crawl = Crawl.objects.create(name="realweb full bfs", strategy="bfs", page_budget=budget,
                                  config={"host_interval": 0, "url_rules": rules}, follow_out_of_site=True)
     start_crawl(crawl, extra_urls=list(dict.fromkeys(seeds + roots)))
-    for _ in range(3):  # deep guesses → HEAD checks → new Targets → fetched → scored again
-        for site_id in crawl_sites(crawl.pk):
-            deep_service.check_deep_pages(crawl.pk, site_id, limit=10_000)
-        crawl.refresh_from_db()
-        if not Target.objects.filter(crawl=crawl, state=Target.State.PENDING).exists():
-            break
-        start_crawl(crawl)
-    scoring.score_crawl(crawl.pk)
     crawl.refresh_from_db()
-    print(f"  full BFS: {crawl.pages_fetched} pages fetched, {Page.objects.filter(crawl=crawl).count()} stored")
+    print(f"  full BFS: {crawl.pages_fetched} pages fetched, {Page.objects.filter(crawl=crawl).count()} stored, "
+          f"{crawl.resumed_rounds} deep-page round{'s' if crawl.resumed_rounds != 1 else ''} after the end")
     return crawl.pk
 
 

@@ -126,7 +126,8 @@ class CrawlAdmin(admin.ModelAdmin):
     list_display = ("name", "state", "strategy", "pages_fetched", "page_budget", "created_at")
     list_filter = ("state", "strategy")
     search_fields = ("name",)
-    readonly_fields = ("pages_fetched", "started_at", "finished_at", "last_error", "runner", "runner_seen_at")
+    readonly_fields = ("pages_fetched", "started_at", "finished_at", "last_error", "runner", "runner_seen_at",
+                       "resumed_rounds")
 
 
 @admin.register(Site)

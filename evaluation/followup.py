@@ -9,7 +9,8 @@
   sites scored early would keep judging with old global patterns (rescue_global, deep guesses,
   Def. 9).  The pass re-pairs every site under one global view.  It is due each time the crawl
   has grown PAIRS_RESCORE_GROWTH times since the last pass (from PAIRS_RESCORE_MIN_PAGES on), and
-  once more when the crawl finishes; that last pass also starts the next discovery iteration.
+  once more when the crawl finishes; that last pass also starts the next discovery iteration, and
+  the pages its deep-page guesses find make the crawl run again (services/deep_rounds.py).
 """
 from __future__ import annotations
 

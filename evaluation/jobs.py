@@ -6,6 +6,7 @@ import logging
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
 from evaluation.services import deep as deep_service
+from evaluation.services import deep_rounds
 from evaluation.services import scoring
 from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claims, start_crawl_pass
 from evaluation.services.config import PairsSettings
@@ -109,11 +110,13 @@ def check_deep_pages(crawl_id: int, site_ids) -> None:
     # More than one job's share, all claimed by the job that started the chain: the next share. A job that
     # could check nothing (its hosts busy) hands the rest back to the next claim (the sites' next scoring).
     left = deep_service.sites_left_unchecked(crawl_id, site_ids)
+    if left and checked:
+        enqueue(check_deep_pages, crawl_id, left, queue_name="score")
+        return
     if left:
-        if checked:
-            enqueue(check_deep_pages, crawl_id, left, queue_name="score")
-        else:
-            deep_service.release_unchecked(crawl_id, left)
+        deep_service.release_unchecked(crawl_id, left)
+    # The crawl's last check job, after it has finished: the crawl runs again for the pages found.
+    deep_rounds.resume_for_found_pages(crawl_id, cfg)
 
 
 def discover_sites(crawl_id: int) -> None:

@@ -53,6 +53,12 @@ class Crawl(models.Model):
                               help_text="Embedded mode: the process running the crawl's steps (host, pid, start).")
     runner_seen_at = models.DateTimeField(null=True, blank=True, editable=False,
                                           help_text="When that process last said it still runs them.")
+    # A finished crawl its follow-ups ran again for the pages they found after its end (the deep-page
+    # guesses of the pass that follows the finish: crawl_control.resume_finished_crawl); counted since
+    # the crawl was last started, so the rounds stay bounded.
+    resumed_rounds = models.PositiveSmallIntegerField(
+        default=0, editable=False,
+        help_text="Times the crawl ran again after finishing, for pages its follow-ups found, since its last start.")
 
     class Meta:
         ordering = ["-id"]

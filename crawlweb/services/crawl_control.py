@@ -5,6 +5,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from crawlweb.jobs.crawl_step import crawl_step
@@ -52,9 +53,11 @@ def start_crawl(crawl: Crawl, extra_urls: list[str] | None = None) -> int:
     crawl.finished_at = None
     crawl.deadline_at = deadline_from_now(crawl)
     crawl.status_message = unscheduled_message(len(urls), added.added, added.rejected, before)
+    crawl.resumed_rounds = 0  # a start gives the follow-ups their rounds again (resume_finished_crawl)
     if crawl.status_message:
         log.warning("crawl %s: %s", crawl.pk, crawl.status_message)
-    crawl.save(update_fields=["state", "started_at", "finished_at", "deadline_at", "status_message"])
+    crawl.save(update_fields=["state", "started_at", "finished_at", "deadline_at", "status_message",
+                              "resumed_rounds"])
     _enqueue_steps(crawl)
     return added.added
 
@@ -106,6 +109,24 @@ def resume_crawl(crawl: Crawl) -> Crawl:
     crawl = _transition(crawl, (Crawl.State.PAUSED,), Crawl.State.RUNNING)
     _enqueue_steps(crawl)
     return crawl
+
+
+def resume_finished_crawl(crawl_id: int, reason: str, *, max_rounds: int) -> bool:
+    """Run again a crawl that finished by itself, for Targets its follow-ups added after its end (the
+    deep-page guesses the pass after the finish made and checked), with its budget and time limit
+    as they are: at most ``max_rounds`` times since it was last started. False when it is not
+    finished, has no budget or time left, has had its rounds, or another caller resumed it first
+    (one conditional update decides)."""
+    with transaction.atomic():
+        resumed = (Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED, resumed_rounds__lt=max_rounds,
+                                        pages_fetched__lt=F("page_budget"))
+                   .filter(Q(deadline_at__isnull=True) | Q(deadline_at__gt=timezone.now()))
+                   .update(state=Crawl.State.RUNNING, finished_at=None, status_message=reason[:300],
+                           resumed_rounds=F("resumed_rounds") + 1))
+        if resumed:
+            log.info("crawl %s: %s", crawl_id, reason)
+            _enqueue_steps(Crawl.objects.get(pk=crawl_id))  # queued once this commits
+    return bool(resumed)
 
 
 def take_over_crawl(crawl: Crawl, reason: str) -> bool:

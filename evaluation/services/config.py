@@ -21,6 +21,8 @@ class PairsSettings:
     deep_one_language_pages: int = 3      # our addition: a site showing one language of the pair is guessed
     #                                       from its home and this many shallowest pages, not every page
     deep_checks_per_job: int = 50
+    deep_rounds: int = 3                  # a finished crawl runs again this many times at most for the pages the
+    #                                       guesses of the pass after its end found (0 = never: deep_rounds.py)
     content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared
     content_threshold: float = 0.25       # numbers, names and length (evaluation/pairing/content.py)
     content_lexicon_threshold: float = 0.25  # ...and what the bodies say, with the bilingual dictionary

@@ -3,7 +3,9 @@
 The pairs move while the crawl runs (score_site as sites grow, crawl-wide passes as the crawl
 doubles) and once more after it: the whole pass the finish queues, every site under one global view
 (claims.py). A count read or an evaluation drawn before that pass has ended reads pairs that are
-still to change: which of them are scored by then depends on the order the jobs ran in.
+still to change: which of them are scored by then depends on the order the jobs ran in. That pass's
+deep-page guesses are checked by jobs of the crawl, and the pages they find make the crawl run again
+and pass again (deep_rounds.py): while those jobs wait or the crawl runs, the pairs are not final.
 """
 from __future__ import annotations
 

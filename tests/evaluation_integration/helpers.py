@@ -44,18 +44,8 @@ def home_urls(sites: list[dict]) -> list[str]:
 
 
 def crawl_with_deep_guesses(crawl: Crawl, urls: list[str]) -> Crawl:
-    """Crawl from ``urls``, then check the deep guesses (HEAD) and fetch what they found, twice at most,
-    and score the crawl: what a crawl with every follow-up on ends with."""
-    from evaluation.services import deep, scoring
-    from evaluation.services.inputs import crawl_sites as sites_of_crawl
-    from frontier.models import Target
-
+    """Crawl from ``urls`` with a plain start: the crawl checks the deep guesses of its last pass, fetches
+    what they found and passes again itself (evaluation/services/deep_rounds.py)."""
     start_crawl(crawl, extra_urls=urls)
-    for _ in range(2):  # the deep guesses' HEAD checks, then the crawl fetches what they found
-        for site_id in sites_of_crawl(crawl.pk):
-            deep.check_deep_pages(crawl.pk, site_id, limit=1000)
-        if not Target.objects.filter(crawl=crawl, state=Target.State.PENDING).exists():
-            break
-        start_crawl(crawl)
-    scoring.score_crawl(crawl.pk)
+    crawl.refresh_from_db()
     return crawl

@@ -8,10 +8,7 @@ guessed in both languages, the guesses are checked and fetched, and the pages ar
 """
 import pytest
 
-from crawlweb.services.crawl_control import start_crawl
 from evaluation.models import CandidatePair, DeepCheck
-from evaluation.services import deep, scoring
-from evaluation.services.inputs import crawl_sites
 from frontier.models import Target
 from tests.served_site import crawl_of_site, served_site
 
@@ -48,14 +45,8 @@ def site_server(tmp_path_factory):
 
 @pytest.fixture
 def crawled(site_server, settings, crawl_settings, empty_queues, monkeypatch):
+    # A plain crawl: it checks the guesses, fetches what they found and passes again itself
     with crawl_of_site(site_server, HOST, f"http://{HOST}/", monkeypatch, settings, name="dead links") as crawl:
-        for _ in range(2):  # the guesses' HEAD checks, then the crawl fetches what they found
-            for site_id in crawl_sites(crawl.pk):
-                deep.check_deep_pages(crawl.pk, site_id, limit=1000)
-            if not Target.objects.filter(crawl=crawl, state=Target.State.PENDING).exists():
-                break
-            start_crawl(crawl)
-        scoring.score_crawl(crawl.pk)
         yield crawl
 
 
