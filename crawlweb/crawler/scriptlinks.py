@@ -56,6 +56,7 @@ _PAGE_PATH = re.compile(
     r"""|^/(?:[\w\-.~%]+/)*(?:[\w\-.~%]+)?/?(?:\?[\w\-.~%=&;]*)?$""",
     re.IGNORECASE)
 _PAGE_FILE = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$", re.IGNORECASE)
+_COMMENT = re.compile(r"(?:^|(?<=[\s;{}]))(?://[^\n]*|/\*.*?\*/)", re.DOTALL)
 _HREF_OPENING = re.compile(r"""href\s*=\s*\\?["']['"`]$""", re.IGNORECASE)  # '<a href="' + …
 _PAGE_FILE_PART = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)\b", re.IGNORECASE)
 _LANGUAGE_PARAMETER = re.compile(r"(?:^|&)(?:lang|language|lng|locale|hl|jezik|pismo)=$", re.IGNORECASE)
@@ -237,8 +238,14 @@ def markup_links(code: str, base: str, values_of: ScriptValues | None = None) ->
     code = code[:MAX_SCRIPT_CHARS]
     values_of = values_of or ScriptValues(code, language_codes(code))
     found: dict[str, ScriptLink] = {}
+    known_only = _known_values_only(code, values_of)
     for target, code_used in _written_hrefs(code, values_of):
-        for text, code_used in ([(target, code_used)] if "${" not in target else _expansions(f"`{target}`", values_of)):
+        if target.startswith("+") or target.endswith("+"):
+            continue  # "<a href="+this.href+" …": the attribute's value is a concatenation, unquoted
+        # a language code fills a slot only beside literal path text (`/${lang}/index.html`): a slot that is
+        # the whole href (`${item.url}`) takes the property's values or nothing
+        fill = values_of if _TEMPLATE_SLOT.sub("", target) else known_only
+        for text, code_used in ([(target, code_used)] if "${" not in target else _expansions(f"`{target}`", fill)):
             if _NOT_PAGES.search(text):
                 continue
             url = _resolve(text, base)
@@ -250,13 +257,19 @@ def markup_links(code: str, base: str, values_of: ScriptValues | None = None) ->
 def _written_hrefs(code: str, values_of: ScriptValues):
     """(href, language code) a script writes: in its literals, and in markup it concatenates
     (``'<a href="' + items[i].url + '">'``), the concatenation filled with what the script writes for it."""
-    for target in markup_targets(code):
+    for target in markup_targets(_without_comments(code)):
         yield target, ""
     known_only = _known_values_only(code, values_of)  # '<a href="' + x + '">' names nothing
     for expression in _page_concatenations(code, _HREF_OPENING):
         for text, code_used in _expansions(expression, known_only):
             for target in markup_targets(text):
                 yield target, code_used
+
+
+def _without_comments(code: str) -> str:
+    """The code without the comments that start a line or follow a space (``// <a href="…">`` is a note,
+    not markup); ``'http://…'`` and ``'*/*'`` inside strings are kept."""
+    return _COMMENT.sub(" ", code)
 
 
 def _known_values_only(code: str, values_of: ScriptValues | None) -> ScriptValues:

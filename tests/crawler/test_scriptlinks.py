@@ -291,3 +291,18 @@ def test_a_huge_bundle_of_built_paths_is_read_in_bounded_time():
     started = time.monotonic()
     found = script_links([code], "http://primer.rs/")
     assert len(found) <= MAX_SCRIPT_LINKS and time.monotonic() - started < 5
+
+
+def test_a_written_href_that_is_only_a_slot_is_never_filled_with_a_language_code():
+    # a site's script (dev-train) holds the Serbian alphabet's digraphs as two-letter strings; its cards link
+    # `${item.wikiUrl}`, values the script never writes: nothing to guess
+    code = """const LETTERS = ["a", "b", "lj", "nj", "sr"];
+    cards.innerHTML = items.map((item) => `<a href="${item.wikiUrl}">${item.name}</a>`).join("");"""
+    assert script_links([code], "http://primer.rs/") == []
+
+
+def test_an_href_in_a_comment_or_an_unquoted_concatenation_is_no_link():
+    code = """// <a class="emajl" href="user_nameATdomain">tekst</a> >>> mailto:user@domain
+    /* <a href="stara-strana.html">old</a> */
+    $("#restorani").append("<a href="+this.href+" <div class='res" + this.id + "'></div></a>");"""
+    assert [f.how for f in script_links([code], "http://primer.rs/") if f.how == "markup"] == []
