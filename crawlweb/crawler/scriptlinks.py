@@ -56,7 +56,8 @@ _PAGE_PATH = re.compile(
     r"""|^/(?:[\w\-.~%]+/)*(?:[\w\-.~%]+)?/?(?:\?[\w\-.~%=&;]*)?$""",
     re.IGNORECASE)
 _PAGE_FILE = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$", re.IGNORECASE)
-_COMMENT = re.compile(r"(?:^|(?<=[\s;{}]))(?://[^\n]*|/\*.*?\*/)", re.DOTALL)
+# the start of a comment: at a line's start or after a space or ; { }
+_COMMENT_START = re.compile(r"(?:^|(?<=[\s;{}]))(?://|/\*)", re.MULTILINE)
 _HREF_OPENING = re.compile(r"""href\s*=\s*\\?["']['"`]$""", re.IGNORECASE)  # '<a href="' + …
 _PAGE_FILE_PART = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)\b", re.IGNORECASE)
 _LANGUAGE_PARAMETER = re.compile(r"(?:^|&)(?:lang|language|lng|locale|hl|jezik|pismo)=$", re.IGNORECASE)
@@ -269,7 +270,17 @@ def _written_hrefs(code: str, values_of: ScriptValues):
 def _without_comments(code: str) -> str:
     """The code without the comments that start a line or follow a space (``// <a href="…">`` is a note,
     not markup); ``'http://…'`` and ``'*/*'`` inside strings are kept."""
-    return _COMMENT.sub(" ", code)
+    kept, position = [], 0
+    for start in _COMMENT_START.finditer(code):
+        if start.start() < position:
+            continue  # inside a comment already left out
+        end = code.find("\n" if start.group(0) == "//" else "*/", start.end())
+        if end == -1:  # an unclosed comment: the rest is kept (one linear pass, whatever the input)
+            break
+        kept.append(code[position:start.start()])
+        position = end + (0 if start.group(0) == "//" else 2)
+    kept.append(code[position:])
+    return " ".join(kept)
 
 
 def _known_values_only(code: str, values_of: ScriptValues | None) -> ScriptValues:

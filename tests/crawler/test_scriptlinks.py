@@ -291,6 +291,10 @@ def test_a_huge_bundle_of_built_paths_is_read_in_bounded_time():
     started = time.monotonic()
     found = script_links([code], "http://primer.rs/")
     assert len(found) <= MAX_SCRIPT_LINKS and time.monotonic() - started < 5
+    for hostile in (" /* x" * 40000, " // x" * 40000, "{a:'" * 50000, "'<a href=\"' + " * 15000, "x = (a ? " * 20000):
+        started = time.monotonic()
+        script_links([hostile[:200000]], "http://primer.rs/")
+        assert time.monotonic() - started < 5, hostile[:12]
 
 
 def test_a_written_href_that_is_only_a_slot_is_never_filled_with_a_language_code():
