@@ -42,7 +42,8 @@ class ParsedLink:
     # "a", "area", "alternate", "canonical", "frame", "refresh"; "onclick": a click target written in the
     # markup (an event handler's navigation, a <select> chooser's options, data-href, the submit button
     # of a form that only navigates: crawler.formlinks); "script": a
-    # speculative link read from an inline script (crawler.scriptlinks), same site only; "param": a
+    # speculative link read from an inline script (crawler.scriptlinks; rel says how: "navigation",
+    # "script-markup", "script-built", or "" for a path-like literal), same site only; "param": a
     # speculative link to a page named in another link's query (crawler.paramlinks), same site only;
     # "script-src": the site's own external script (crawler.scriptlinks.own_script), read for links like
     # an inline one once fetched, same site only
@@ -101,7 +102,7 @@ class _Walker:
         self.script_chars = 0
         self.extra: list[ParsedLink] = []  # links with no place in the text flow
         self.script_sources = 0  # the site's own external scripts to read, at most MAX_PAGE_SCRIPTS
-        self.link_count = 0  # links kept so far, of every kind but the speculative script links
+        self.link_count = 0  # links kept so far, of every kind (admit_link)
         self.dropped = 0
 
     def add_script(self, code: str | None) -> None:
@@ -282,11 +283,17 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPag
         page.links.append(link)
     page.links.extend(walker.extra)
     page.links.extend(link for link in _parameter_links(page.links, base_url) if walker.admit_link())
+    # speculative links from the page's inline scripts: their own bound, and the page's one cap too
+    page.links.extend(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang, rel=SCRIPT_LINK_REL[found.how])
+                      for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS) if walker.admit_link())
     page.links_dropped = walker.dropped
-    for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS):
-        page.links.append(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang,
-                                     rel="navigation" if found.how == "navigation" else ""))
     return page
+
+
+# how a script link was read, kept in its rel so link scoring and analysis can tell the guesses apart: a
+# navigation the script performs, an href it writes, a page path it builds from its own data; a bare
+# path-like literal keeps the empty rel it always had
+SCRIPT_LINK_REL = {"navigation": "navigation", "markup": "script-markup", "built": "script-built", "literal": ""}
 
 
 _CARRYING_KINDS = ("a", "area", "onclick", "frame", "refresh")

@@ -10,38 +10,56 @@ taken as speculative links) this module does not run scripts; it reads their str
   ``location.replace`` or ``window.open`` whose argument is made of string literals joined with
   ``+`` (a variable in between is filled with each language code the script names, so the two
   sides of a language chooser both appear, each with that code as its hreflang);
+- markup: an ``href`` a script writes (``'<a href="/sr/o-nama">'``, `` `<a href="${item.href}">` ``,
+  ``el.href = "…"``), a link whatever its shape, never an asset;
 - path-like literals: a string that looks like a same-site page path (``/en/``, ``sr/index.html``,
-  ``about-en.php``), never a script, style or image file.
+  ``about-en.php``), never a script, style or image file;
+- built paths: a concatenation anywhere (``"../" + (lang == 0 ? "rs" : "en") + "/umetnine/" +
+  slike[i].code + ".html"``) whose every variable part takes values the script writes down (a
+  conditional's two literals, a property's values: crawler.script_fill), when what it builds is a page path.
 
-Everything found here is a guess: callers mark it (link kind ``script``), never follow it to
-another site (``same_site_only``), and get at most ``MAX_SCRIPT_LINKS`` per page.
+Everything found here is a guess: callers mark it (link kind ``script``, its ``how`` in the link's
+rel), never follow it to another site (``same_site_only``), and get at most ``MAX_SCRIPT_LINKS`` per page.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import product
 from urllib.parse import urlsplit
 
+from .jsliterals import LITERAL as _LITERAL
+from .jsliterals import STRING as _STRING
+from .jsliterals import literal_value as _literal_value
+from .script_fill import TERNARY, ScriptValues, markup_targets
 from .urls import resolve_link
 
 MAX_SCRIPT_LINKS = 40  # speculative links per page: a script bundle can hold thousands of literals
 MAX_SCRIPT_CHARS = 200_000  # characters of inline script read per page
-_STRING = r"""'(?:[^'\\\n]|\\.){0,300}'|"(?:[^"\\\n]|\\.){0,300}"|`[^`]{0,300}`"""
-_TERM = rf"(?:{_STRING}|[A-Za-z_$][\w$.]*(?:\([^()]{{0,80}}\))?)"
+MAX_BUILT_EXPRESSIONS = 100  # concatenations naming a page file read per script for built_paths
+MAX_EXPANSIONS = 40  # URLs one built expression may give: its variable parts' values combined
+# a term of a concatenation: a literal, a conditional of two literals, or a name, property access or call
+_TERM = (rf"(?:{_STRING}|{TERNARY}|"
+         r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*|\[[^\[\]\n]{0,30}\])*(?:\([^()]{0,80}\))?)")
 _EXPRESSION = rf"{_TERM}(?:\s*\+\s*{_TERM}){{0,6}}"
 _NAVIGATION = re.compile(
     rf"""(?:\b(?:window|document|top|self|parent)\s*\.\s*)?\blocation(?:\s*\.\s*href)?\s*=(?!=)\s*(?P<a>{_EXPRESSION})"""
     rf"""|\blocation\s*\.\s*(?:assign|replace)\s*\(\s*(?P<b>{_EXPRESSION})"""
     rf"""|\bwindow\s*\.\s*open\s*\(\s*(?P<c>{_EXPRESSION})""")
 _TERM_RE = re.compile(_TERM)
-_LITERAL = re.compile(_STRING)
+# a concatenation outside navigation: starts at a term's beginning, at least one +
+_CONCATENATION = re.compile(rf"(?<![\w$.\])]){_TERM}(?:\s*\+\s*{_TERM}){{1,6}}")
 _LANGUAGE_CODE = re.compile(r"^[a-z]{2}(?:[-_](?:[a-z]{2}|latn|cyrl))?$", re.IGNORECASE)
-_TEMPLATE_SLOT = re.compile(r"\$\{[^}]{1,40}\}")
+_TEMPLATE_SLOT = re.compile(r"\$\{[^}]{1,60}\}")
 _PAGE_PATH = re.compile(
     r"""^(?:\.{0,2}/)?(?:[\w\-.~%]+/)*[\w\-.~%]+\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)(?:[?#][^\s'"<>]*)?$"""
     r"""|^/(?:[\w\-.~%]+/)*(?:[\w\-.~%]+)?/?(?:\?[\w\-.~%=&;]*)?$""",
     re.IGNORECASE)
 _PAGE_FILE = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$", re.IGNORECASE)
+# the start of a comment: at a line's start or after a space or ; { }
+_COMMENT_START = re.compile(r"(?:^|(?<=[\s;{}]))(?://|/\*)", re.MULTILINE)
+_HREF_OPENING = re.compile(r"""href\s*=\s*\\?["']['"`]$""", re.IGNORECASE)  # '<a href="' + …
+_PAGE_FILE_PART = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)\b", re.IGNORECASE)
 _LANGUAGE_PARAMETER = re.compile(r"(?:^|&)(?:lang|language|lng|locale|hl|jezik|pismo)=$", re.IGNORECASE)
 _NOT_PAGES = re.compile(r"\.(?:js|mjs|css|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|eot|map|mp4|mp3|pdf|xml|txt)"
                         r"(?:[?#].*)?$", re.IGNORECASE)
@@ -50,14 +68,9 @@ _NOT_PAGES = re.compile(r"\.(?:js|mjs|css|json|png|jpe?g|gif|svg|webp|ico|woff2?
 @dataclass(frozen=True)
 class ScriptLink:
     url: str  # absolute
-    how: str  # "navigation" or "literal"
+    how: str  # "navigation", "markup", "literal" or "built"
     hreflang: str = ""  # the language code a variable was filled with
 
-
-def _literal_value(token: str) -> str | None:
-    if token[:1] in "'\"`" and token[-1:] == token[:1] and len(token) >= 2:
-        return token[1:-1].replace("\\/", "/")
-    return None
 
 
 def language_codes(code: str) -> list[str]:
@@ -70,22 +83,44 @@ def language_codes(code: str) -> list[str]:
     return found
 
 
-def _expansions(expression: str, codes: list[str]) -> list[tuple[str, str]]:
-    """(URL text, code) for a concatenation: literals kept, each non-literal term filled with a code."""
+def _expansions(expression: str, values_of: ScriptValues) -> list[tuple[str, str]]:
+    """(URL text, code) for a concatenation: literals kept; a variable part takes the values the script
+    writes for it (a conditional's literals, a property's values), else each language code it names."""
     terms = [m.group(0) for m in _TERM_RE.finditer(expression)]
     values = [_literal_value(t) for t in terms]
-    if not terms or values[0] is None and len(terms) == 1:
+    if not terms or values[0] is None and len(terms) == 1 and values_of.values(terms[0]) is None:
         return []
     if all(v is not None for v in values) and not any(_TEMPLATE_SLOT.search(v) for v in values):
         return [("".join(values), "")]
     page = fixed_page(_fixed_prefix(values))
     if page:
         return [(page, "")]
-    out = []
-    for code in codes:
-        parts = [_TEMPLATE_SLOT.sub(code, v) if v is not None else code for v in values]
-        out.append(("".join(parts), code))
+    parts = _variable_parts(terms, values, values_of)
+    uses_code = any(part is None for part in parts)
+    out: list[tuple[str, str]] = []
+    for code in (values_of.codes if uses_code else [""]):
+        for combination in product(*[[code] if part is None else part for part in parts]):
+            out.append(("".join(combination), code))
+            if len(out) >= MAX_EXPANSIONS:
+                return out
     return out
+
+
+def _variable_parts(terms: list[str], values: list[str | None], values_of: ScriptValues) -> list[list[str] | None]:
+    """Each piece of a built URL as its possible values: a literal's text, a known variable's values, or
+    None for a part the language code fills."""
+    parts: list[list[str] | None] = []
+    for term, value in zip(terms, values):
+        if value is None:
+            parts.append(values_of.values(term))
+            continue
+        position = 0
+        for slot in _TEMPLATE_SLOT.finditer(value):
+            parts.append([value[position:slot.start()]])
+            parts.append(values_of.values(slot.group(0)[2:-1]))
+            position = slot.end()
+        parts.append([value[position:]])
+    return parts
 
 
 def _fixed_prefix(values: list[str | None]) -> str:
@@ -129,11 +164,12 @@ def navigation_targets(code: str, base: str, codes: list[str] | None = None, *,
                        same_site_only: bool = True) -> list[ScriptLink]:
     """Where a script or event handler navigates to, in order, without repeats. An event handler
     on a button is an explicit link (``same_site_only=False``); a site's scripts are guesses."""
-    codes = language_codes(code) if codes is None else codes
+    code = code[:MAX_SCRIPT_CHARS]
+    values_of = ScriptValues(code, language_codes(code) if codes is None else codes)
     found: dict[str, ScriptLink] = {}
-    for match in _NAVIGATION.finditer(code[:MAX_SCRIPT_CHARS]):
+    for match in _NAVIGATION.finditer(code):
         expression = match.group("a") or match.group("b") or match.group("c")
-        for text, code_used in _expansions(expression, codes):
+        for text, code_used in _expansions(expression, values_of):
             url = _resolve(text, base, same_site_only)
             if url and url not in found:
                 found[url] = ScriptLink(url, "navigation", code_used)
@@ -197,11 +233,110 @@ def _in_concatenation(code: str, start: int, end: int) -> bool:
     return _after_plus(code, start) or _before_plus(code, end)
 
 
+def markup_links(code: str, base: str, values_of: ScriptValues | None = None) -> list[ScriptLink]:
+    """The same-site ``href`` values a script writes (markup built as text, ``el.href = …``), template slots
+    filled with what the script writes for them; any path but an asset's."""
+    code = code[:MAX_SCRIPT_CHARS]
+    values_of = values_of or ScriptValues(code, language_codes(code))
+    found: dict[str, ScriptLink] = {}
+    known_only = _known_values_only(code, values_of)
+    for target, code_used in _written_hrefs(code, values_of):
+        if target.startswith("+") or target.endswith("+"):
+            continue  # "<a href="+this.href+" …": the attribute's value is a concatenation, unquoted
+        # a language code fills a slot only beside literal path text (`/${lang}/index.html`): a slot that is
+        # the whole href (`${item.url}`) takes the property's values or nothing
+        fill = values_of if _TEMPLATE_SLOT.sub("", target) else known_only
+        for text, code_used in ([(target, code_used)] if "${" not in target else _expansions(f"`{target}`", fill)):
+            if _NOT_PAGES.search(text):
+                continue
+            url = _resolve(text, base)
+            if url and url.startswith(("http://", "https://")) and url not in found:
+                found[url] = ScriptLink(url, "markup", code_used)
+    return list(found.values())
+
+
+def _written_hrefs(code: str, values_of: ScriptValues):
+    """(href, language code) a script writes: in its literals, and in markup it concatenates
+    (``'<a href="' + items[i].url + '">'``), the concatenation filled with what the script writes for it."""
+    for target in markup_targets(_without_comments(code)):
+        yield target, ""
+    known_only = _known_values_only(code, values_of)  # '<a href="' + x + '">' names nothing
+    for expression in _page_concatenations(code, _HREF_OPENING):
+        for text, code_used in _expansions(expression, known_only):
+            for target in markup_targets(text):
+                yield target, code_used
+
+
+def _without_comments(code: str) -> str:
+    """The code without the comments that start a line or follow a space (``// <a href="…">`` is a note,
+    not markup); ``'http://…'`` and ``'*/*'`` inside strings are kept."""
+    kept, position = [], 0
+    for start in _COMMENT_START.finditer(code):
+        if start.start() < position:
+            continue  # inside a comment already left out
+        end = code.find("\n" if start.group(0) == "//" else "*/", start.end())
+        if end == -1:  # an unclosed comment: the rest is kept (one linear pass, whatever the input)
+            break
+        kept.append(code[position:start.start()])
+        position = end + (0 if start.group(0) == "//" else 2)
+    kept.append(code[position:])
+    return " ".join(kept)
+
+
+def _known_values_only(code: str, values_of: ScriptValues | None) -> ScriptValues:
+    """The script's values without its language codes: a variable part nothing names gives the URL up."""
+    return ScriptValues(code, [], properties=values_of.properties if values_of else None)
+
+
+def built_paths(code: str, base: str, values_of: ScriptValues | None = None) -> list[ScriptLink]:
+    """Page paths a concatenation outside navigation builds (``"../" + (lang == 0 ? "rs" : "en") +
+    "/umetnine/" + slike[i].code + ".html"``), only when its every variable part takes values the script
+    writes down (a conditional's literals, a property's values): a language code is not guessed here."""
+    code = code[:MAX_SCRIPT_CHARS]
+    if "+" not in code:
+        return []
+    known_only = _known_values_only(code, values_of)  # no language fill: an unknown part gives the URL up
+    found: dict[str, ScriptLink] = {}
+    for expression in _page_concatenations(code):
+        for text, _ in _expansions(expression, known_only):
+            if not looks_like_page_path(text) or not _PAGE_FILE.search(text.partition("?")[0].partition("#")[0]):
+                continue
+            url = _resolve(text, base)
+            if url and url not in found:
+                found[url] = ScriptLink(url, "built")
+        if len(found) >= MAX_SCRIPT_LINKS:
+            break
+    return list(found.values())
+
+
+def _page_concatenations(code: str, holds=_PAGE_FILE_PART):
+    """The concatenations that hold a literal ``holds`` finds (by default one naming a page file, ``".html"``,
+    ``"/en/index.php"``: the only ones that can build a page path), found around such literals rather than
+    by scanning the code; at most MAX_BUILT_EXPRESSIONS."""
+    seen_end, read = -1, 0
+    for literal in _LITERAL.finditer(code):
+        if read >= MAX_BUILT_EXPRESSIONS:
+            return
+        if literal.start() < seen_end or not holds.search(literal.group(0)):
+            continue
+        if not _in_concatenation(code, literal.start(), literal.end()):
+            continue
+        window_start = max(0, literal.start() - 400)
+        for match in _CONCATENATION.finditer(code, window_start, min(len(code), literal.end() + 400)):
+            if match.start() <= literal.start() and match.end() >= literal.end():
+                seen_end, read = match.end(), read + 1
+                yield match.group(0)
+                break
+
+
 def script_links(scripts: list[str], base: str, limit: int = MAX_SCRIPT_LINKS) -> list[ScriptLink]:
-    """Navigation targets first, then path-like literals, of a page's inline scripts; at most ``limit``."""
+    """Navigation targets first, then the hrefs a script writes, path-like literals and built page paths,
+    of a page's inline scripts (or one external script's code); at most ``limit``."""
     code = "\n".join(scripts)[:MAX_SCRIPT_CHARS]
+    values_of = ScriptValues(code, language_codes(code))
     links: dict[str, ScriptLink] = {}
-    for link in navigation_targets(code, base) + path_literals(code, base):
+    for link in (navigation_targets(code, base) + markup_links(code, base, values_of) + path_literals(code, base)
+                 + built_paths(code, base, values_of)):
         links.setdefault(link.url, link)
     return list(links.values())[:limit]
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_response
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, UNEXPECTED, FetchResult, classify_content, content_kind
-from crawlweb.crawler.htmlparse import ParsedLink, ParsedPage, extract_text_urls, parse_html
+from crawlweb.crawler.htmlparse import SCRIPT_LINK_REL, ParsedLink, ParsedPage, extract_text_urls, parse_html
 from crawlweb.crawler.scriptlinks import script_file_links
 from crawlweb.crawler.sitemaps import NotASitemap, looks_like_sitemap, parse_sitemap
 from crawlweb.crawler.structure import tag_signature
@@ -122,7 +122,8 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)
         code, _charset = decode_response(result.body, result.headers.get("content-type", ""))
         page.links = [made for found in script_file_links(code, result.final_url, loaded_by=loaded_by)
-                      if (made := prepare_link(found.url, "script", source_site, config, hreflang=found.hreflang))]
+                      if (made := prepare_link(found.url, "script", source_site, config, hreflang=found.hreflang,
+                                                   rel=SCRIPT_LINK_REL[found.how]))]
     elif looks_like_sitemap(result.body):
         # An empty parse: the crawl's strategy plans Targets from the sitemap's links as from a page's.
         page.parsed = ParsedPage(url=result.final_url, base_url=result.final_url)

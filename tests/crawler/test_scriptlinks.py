@@ -217,3 +217,96 @@ def test_an_external_scripts_file_names_are_read_from_the_page_that_loads_it_whe
     for loaded_by in (None, "http://cdn.example/srb/galerija.html"):
         guessed = script_file_links(code, "http://a.rs/js/common.js", loaded_by=loaded_by)
         assert {link.url for link in guessed} == {"http://a.rs/slika1.html", "http://a.rs/slika2.html"}
+
+
+# A gallery's cards (bogdanmihajlovic/Web-Presentation-Art-Gallery, js/index.js, dev-train): the paintings
+# are data, the link to each is built from its code and the page's language.
+GALLERY_JS = """let allImages = [[{"code" : "mona-lisa", "naziv" : "Mona Liza"}, {"code" : "strazar", "naziv" : "Stražar"}],
+                 [{"code" : "mona-lisa", "naziv" : "Mona Lisa"}, {"code" : "strazar", "naziv" : "The Guard"}]];
+let lang = window.location.pathname.search("/en/") != -1 ? 1 : 0;
+for (let i = 0; i < allOffers.length; i++) {
+    let url = "../" + ((lang == 0) ? "rs" : "en") + "/umetnine/" + allOffers[i].code + ".html";
+    link.attr("href", url);
+}"""
+
+
+def test_a_path_built_from_a_conditional_and_the_scripts_own_data_is_a_built_link():
+    found = [(f.url, f.how) for f in script_links([GALLERY_JS], "http://galerija.test/rs/index.html")]
+    assert found == [("http://galerija.test/en/", "literal"),  # the "/en/" the language test searches for
+                     ("http://galerija.test/rs/umetnine/mona-lisa.html", "built"),
+                     ("http://galerija.test/rs/umetnine/strazar.html", "built"),
+                     ("http://galerija.test/en/umetnine/mona-lisa.html", "built"),
+                     ("http://galerija.test/en/umetnine/strazar.html", "built")]
+
+
+def test_a_built_path_with_a_part_the_script_never_names_is_given_up():
+    code = """let url = "/sr/" + somethingFromTheServer() + ".html"; let other = base + item.slug + ".html";"""
+    assert script_links([code], "http://primer.rs/") == []
+
+
+def test_hrefs_written_in_a_scripts_markup_are_links_whatever_their_shape():
+    code = """const NAV = [{ href: '/sr/o-nama', label: 'O nama' }, { href: '/sr/kontakt', label: 'Kontakt' },
+                       { href: '/img/logo.png', label: '' }];
+    nav.innerHTML = NAV.map((item) => `<a href="${item.href}">${item.label}</a>`).join('');
+    footer.innerHTML = '<a href="/en/about-us">English</a> <a href=\\"/sr/uslovi\\">Uslovi</a>';
+    for (var i = 0; i < ture.length; i++) { html += '<li><a href="' + '/sr/ture/' + ture[i].slug + '">' + '</a>'; }
+    var ture = [{slug: 'zlatibor'}, {slug: 'tara'}];"""
+    found = [(f.url, f.how) for f in script_links([code], "http://primer.rs/sr/")]
+    assert found == [("http://primer.rs/sr/o-nama", "markup"), ("http://primer.rs/sr/kontakt", "markup"),
+                     ("http://primer.rs/en/about-us", "markup"), ("http://primer.rs/sr/uslovi", "markup"),
+                     ("http://primer.rs/sr/ture/zlatibor", "markup"), ("http://primer.rs/sr/ture/tara", "markup")]
+
+
+def test_markup_in_a_script_never_leads_off_the_site_nor_to_assets():
+    code = """el.innerHTML = '<a href="http://drugi.rs/sr/">x</a><a href="/files/cenovnik.pdf">y</a>';
+              a.href = '/index-' + lang; var lang = 'sr';"""
+    assert script_links([code], "http://primer.rs/") == []
+
+
+def test_script_links_are_marked_by_how_they_were_read():
+    html = ("<html><body><script>location.href = '/en/';"
+            "menu.innerHTML = '<a href=\"/sr/o-nama\">O nama</a>'; var p = '/sr/kontakt.html';"
+            "var x = '/sr/' + (l ? 'a' : 'b') + '.html';</script></body></html>")
+    page = parse_html(html, "http://primer.rs/")
+    assert [(l.url, l.kind, l.rel) for l in page.links] == [
+        ("http://primer.rs/en/", "script", "navigation"), ("http://primer.rs/sr/o-nama", "script", "script-markup"),
+        ("http://primer.rs/sr/kontakt.html", "script", ""), ("http://primer.rs/sr/a.html", "script", "script-built"),
+        ("http://primer.rs/sr/b.html", "script", "script-built")]
+
+
+def test_script_links_share_the_pages_one_link_cap(monkeypatch):
+    from crawlweb.crawler import htmlparse
+    monkeypatch.setattr(htmlparse, "MAX_LINKS_PER_PAGE", 3)
+    html = ('<a href="/a.html">a</a><a href="/b.html">b</a>'
+            "<script>var p = ['/sr/1.html', '/sr/2.html', '/sr/3.html'];</script>")
+    page = parse_html(html, "http://primer.rs/")
+    assert [l.url.rsplit("/", 1)[1] for l in page.links] == ["a.html", "b.html", "1.html"]
+    assert page.links_dropped == 2
+
+
+def test_a_huge_bundle_of_built_paths_is_read_in_bounded_time():
+    import time
+    code = ("x = " + " + ".join(f"'a{i}.html'" for i in range(20000)))[:200000]
+    code += "\n" + "\n".join(f"var p{i} = a + b.c[d] + '/page-{i}.html' + item.slug;" for i in range(5000))
+    started = time.monotonic()
+    found = script_links([code], "http://primer.rs/")
+    assert len(found) <= MAX_SCRIPT_LINKS and time.monotonic() - started < 5
+    for hostile in (" /* x" * 40000, " // x" * 40000, "{a:'" * 50000, "'<a href=\"' + " * 15000, "x = (a ? " * 20000):
+        started = time.monotonic()
+        script_links([hostile[:200000]], "http://primer.rs/")
+        assert time.monotonic() - started < 5, hostile[:12]
+
+
+def test_a_written_href_that_is_only_a_slot_is_never_filled_with_a_language_code():
+    # a site's script (dev-train) holds the Serbian alphabet's digraphs as two-letter strings; its cards link
+    # `${item.wikiUrl}`, values the script never writes: nothing to guess
+    code = """const LETTERS = ["a", "b", "lj", "nj", "sr"];
+    cards.innerHTML = items.map((item) => `<a href="${item.wikiUrl}">${item.name}</a>`).join("");"""
+    assert script_links([code], "http://primer.rs/") == []
+
+
+def test_an_href_in_a_comment_or_an_unquoted_concatenation_is_no_link():
+    code = """// <a class="emajl" href="user_nameATdomain">tekst</a> >>> mailto:user@domain
+    /* <a href="stara-strana.html">old</a> */
+    $("#restorani").append("<a href="+this.href+" <div class='res" + this.id + "'></div></a>");"""
+    assert [f.how for f in script_links([code], "http://primer.rs/") if f.how == "markup"] == []
