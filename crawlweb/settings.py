@@ -272,6 +272,7 @@ _PAIRS_READERS = {
     "PAIRS_DISCOVERY_PAGES_PER_SITE": lambda name: env_number(name, 50, minimum=1, integer=True),
     "PAIRS_RESCORE_GROWTH": lambda name: _growth(name),
     "PAIRS_RESCORE_MIN_PAGES": lambda name: env_number(name, 100, minimum=1, integer=True),
+    "PAIRS_DEEP_ONE_LANGUAGE_PAGES": lambda name: env_number(name, 3, minimum=0, maximum=10_000, integer=True),
     "PAIRS_SITE_RESCORE_GROWTH": lambda name: env_number(name, 2.0, minimum=1, maximum=100),
     "PAIRS_SITE_RESCORE_FROM_PAGES": lambda name: env_number(name, 8, minimum=0, maximum=1_000_000, integer=True),
     "PAIRS_SITE_QUIET_SECONDS": lambda name: env_number(name, 60.0, minimum=0, maximum=86400),
