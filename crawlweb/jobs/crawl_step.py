@@ -33,7 +33,7 @@ from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step,
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import failed_preparation, keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
-from crawlweb.services.table_statistics import refresh_stale_statistics
+from crawlweb.services import table_statistics
 from crawlweb.tallies.fold import fold_tallies
 from frontier.models import Target
 
@@ -142,6 +142,7 @@ def _step(crawl: Crawl, owner: str) -> int:
     frees up. A host is thus free again as soon as its page is stored, not when the slowest page
     of its batch is: on a crawl of few hosts every host was otherwise held by the batch in hand."""
     config = CrawlConfig.for_crawl(crawl)
+    pages_at_start = crawl.pages_fetched
     reason = end_reason(crawl)
     if reason:
         _finish(crawl, reason)
@@ -184,10 +185,18 @@ def _step(crawl: Crawl, owner: str) -> int:
     # pass (evaluation.followup), at the latest when the crawl finishes.
     run_step_followups(crawl, stored)
     fold_step_tallies(crawl.pk)
-    refresh_stale_statistics()  # plans that follow the crawl's growth where autovacuum does not
+    _refresh_statistics_when_grown(crawl, pages_at_start)
     release_free_memory()  # the step's pages are stored: what their parsing freed goes back (allocator.py)
     enqueue(crawl_step, crawl.pk)
     return leased
+
+
+def _refresh_statistics_when_grown(crawl: Crawl, before: int) -> None:
+    """Plans that follow the crawl's growth where autovacuum does not (table_statistics.py): when the
+    step took the crawl past a power of two of pages."""
+    after = Crawl.objects.filter(pk=crawl.pk).values_list("pages_fetched", flat=True).first() or 0
+    if table_statistics.due(before, after):
+        table_statistics.refresh_stale_statistics()
 
 
 def fold_step_tallies(crawl_id: int) -> None:

@@ -7,8 +7,6 @@ from django.db import connection
 from crawlweb.models import Site
 from crawlweb.services import table_statistics
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
 
 def _planner_rows(table: str) -> float:
     with connection.cursor() as cursor:
@@ -24,12 +22,14 @@ def _fresh_statistics_view() -> None:
         cursor.execute("SELECT pg_stat_clear_snapshot()")
 
 
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
 def test_a_grown_table_is_analyzed_and_the_planner_then_knows_its_size():
     Site.objects.bulk_create([Site(name=f"site{i}.rs") for i in range(3000)])
     _fresh_statistics_view()
     assert "crawlweb_site" in table_statistics.stale_tables()
 
-    analyzed = table_statistics.refresh_stale_statistics(now=10**9)
+    analyzed = table_statistics.refresh_stale_statistics()
 
     assert "crawlweb_site" in analyzed
     assert _planner_rows("crawlweb_site") == pytest.approx(3000, rel=0.05)
@@ -37,10 +37,13 @@ def test_a_grown_table_is_analyzed_and_the_planner_then_knows_its_size():
     assert "crawlweb_site" not in table_statistics.stale_tables()
 
 
-def test_the_check_runs_at_most_once_a_minute_per_process():
-    table_statistics.refresh_stale_statistics(now=2 * 10**9)
-    Site.objects.bulk_create([Site(name=f"later{i}.rs") for i in range(3000)])
-    _fresh_statistics_view()
-
-    assert table_statistics.refresh_stale_statistics(now=2 * 10**9 + 30) == []
-    assert "crawlweb_site" in table_statistics.refresh_stale_statistics(now=2 * 10**9 + 61)
+@pytest.mark.parametrize("before, after, expected", [
+    (1000, 1030, True),     # past 1,024
+    (1030, 2000, False),    # no power of two crossed
+    (2000, 2100, True),     # past 2,048
+    (0, 900, False),        # a small crawl (a test's) never
+    (500, 700, False),      # past 512, under the first check
+    (0, 70_000, True),      # one big step
+])
+def test_checked_when_the_crawl_passes_a_power_of_two_from_1024_pages(before, after, expected):
+    assert table_statistics.due(before, after) is expected
