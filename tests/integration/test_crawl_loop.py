@@ -112,7 +112,10 @@ def test_a_slow_page_holds_up_only_its_own_host(mode, through_test_web, crawl_se
 
 
 def warm_preparation_process():
-    """Start the preparation process and wait until it has loaded its dictionaries."""
+    """Start a fresh preparation process and wait until it has loaded its dictionaries. Fresh: a pool
+    that earlier tests had given most of its share (PAGES_PER_POOL) would be replaced during this test,
+    and the new one's warm-up would be counted as the crawl's wait."""
+    prep_processes.shutdown()
     url = "http://warm.up/"
     prep_processes.prepare(FetchResult(requested_url=url, final_url=url, status=200, body=b"<p>Dobar dan</p>",
                                        headers={"content-type": "text/html"}), "warm.up", CrawlConfig.from_dict({}))
