@@ -15,9 +15,13 @@ no other thread; started later, from a process that runs threads (the fetch thre
 crawl's thread), they are spawned, a fresh interpreter, because a fork copies no thread but every
 lock another thread may hold. A pool
 that breaks (a process killed, out of memory) is replaced, and the page in hand is prepared in
-the calling thread, so a batch never loses a page to it. A pool is also replaced after
-PAGES_PER_POOL pages, its processes ending once their pages are done: a long-lived preparation
-process grew with the pages it had seen (memory its allocator and C libraries kept). After MAX_RESTARTS breaks the worker
+the calling thread, so a batch never loses a page to it. A pool is also replaced when one of its
+processes has grown by CRAWLER_PREPARE_PROCESS_GROWTH_MB since its first pages (its resident size
+read from /proc every CHECK_EVERY_PAGES pages), its processes ending once their pages are done: a long-lived preparation process could
+grow with the pages it had seen (memory its allocator and C libraries kept, on the fuzzer's hostile
+pages about 0.13 MB a page). It was replaced every 500 pages before, whatever its size: on ordinary
+pages it hardly grows, and each new pool's warm-up held the fetch threads' pages 1.3 s, a third of
+the crawl step's time per page at scale (docs/scale.md). After MAX_RESTARTS breaks the worker
 stops trying and prepares in its threads (a script that starts crawls without the
 ``if __name__ == "__main__":`` guard cannot spawn processes at all, see multiprocessing's docs).
 """
@@ -46,13 +50,12 @@ _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None  # the process that made the pool (a forked work horse makes its own)
 _restarts = 0
 _prepared = 0  # pages the current pool was given
+_first_sizes: dict[int, float] = {}  # resident MB of the current pool's processes at their first check
 _lock = threading.Lock()
 MAX_RESTARTS = 3
-# Pages a pool's processes prepare before fresh ones replace them. A preparation process grew by about
-# 0.1 MB a page over the fuzzer's long runs with its Python objects flat (docs/fuzzing.md: memory the
-# allocator and the C libraries kept); new processes start from their warm-up size, about 130 MB, and
-# their 1.3 s warm-up is paid once per this many pages.
-PAGES_PER_POOL = 500
+# A pool's processes' resident size is read every this many pages (a /proc read each): a process grows
+# by well under 1 MB a page, so it passes its limit by a few MB at most.
+CHECK_EVERY_PAGES = 25
 PARENT_CHECK_S = 1.0  # how often a preparation process checks that the process it serves still runs
 
 
@@ -114,6 +117,7 @@ def _current_pool() -> ProcessPoolExecutor | None:
             _pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context(_start_method()),
                                         initializer=_set_up)
             _pool_pid, _prepared = os.getpid(), 0
+            _first_sizes.clear()
             _pool.submit(int)  # a no-op that starts the processes now (see _start_method)
         return _pool
 
@@ -128,17 +132,44 @@ def _start_method() -> str:
 
 
 def _count_page(pool: ProcessPoolExecutor) -> None:
-    """Once the pool was given PAGES_PER_POOL pages, the next page starts new processes; these finish
-    the pages they hold, then exit."""
+    """Every CHECK_EVERY_PAGES pages, a pool one of whose processes has grown by
+    CRAWLER_PREPARE_PROCESS_GROWTH_MB since the first check is retired: the next page starts new
+    processes; the old ones finish the pages they hold, then exit."""
     global _pool, _prepared
     with _lock:
         if _pool is not pool:
             return
         _prepared += 1
-        if _prepared < PAGES_PER_POOL:
+        if _prepared % CHECK_EVERY_PAGES or not _grown_past_limit(pool):
             return
+        log.info("a page preparation process grew by CRAWLER_PREPARE_PROCESS_GROWTH_MB in %s pages: "
+                 "starting a new one", _prepared)
         _pool, _prepared = None, 0
     pool.shutdown(wait=False)
+
+
+def _grown_past_limit(pool: ProcessPoolExecutor) -> bool:
+    """Growth, not size: a process's warm-up size depends on the language pair's dictionaries and
+    models (about 130 MB for Serbian–English), and a limit below it would replace it at every check."""
+    growth = settings.CRAWLER_PREPARE_PROCESS_GROWTH_MB
+    for pid in _ids_of(pool):
+        size = resident_mb(pid)
+        if size - _first_sizes.setdefault(pid, size) > growth:
+            return True
+    return False
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident size in MB, from /proc (0 where it cannot be read: the process gone, or no
+    /proc, where pools are then never replaced for their size)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_SIZE / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
@@ -177,6 +208,10 @@ def process_ids() -> list[int]:
     """Process ids of this process's preparation processes (none before start() or the first page, or when off)."""
     with _lock:
         pool = _pool if _pool_pid == os.getpid() else None
+    return _ids_of(pool)
+
+
+def _ids_of(pool: ProcessPoolExecutor | None) -> list[int]:
     # The executor keeps its processes by pid; no public accessor exists.
     return sorted(pool._processes or {}) if pool is not None else []
 

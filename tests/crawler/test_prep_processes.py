@@ -90,34 +90,49 @@ def test_a_page_whose_pool_another_thread_retired_meanwhile_is_prepared_in_the_t
     assert prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config) == expected
 
 
-def test_fresh_processes_take_over_after_their_share_of_pages(one_process, monkeypatch):
-    """A long-lived preparation process grew with the pages it had seen (docs/fuzzing.md): after
-    PAGES_PER_POOL pages new processes prepare the next ones, and the old ones exit."""
-    monkeypatch.setattr(prep_processes, "PAGES_PER_POOL", 3)
+_held: list[bytes] = []
+
+
+def _hold_megabytes(count: int) -> int:
+    """Run in a preparation process: keep ``count`` MB resident there, as memory its allocator kept would."""
+    _held.append(b"x" * (count << 20))
+    return count
+
+
+def test_a_process_grown_past_its_limit_is_replaced_by_a_fresh_one(one_process, monkeypatch, settings):
+    """A long-lived preparation process grew with the pages it had seen (docs/fuzzing.md): once it has
+    grown by CRAWLER_PREPARE_PROCESS_GROWTH_MB since its first check, new processes prepare the next
+    pages, and the old ones exit."""
+    monkeypatch.setattr(prep_processes, "CHECK_EVERY_PAGES", 1)
+    settings.CRAWLER_PREPARE_PROCESS_GROWTH_MB = 32
     config = CrawlConfig.from_dict({})
     here = [prepare_page(_fetched(path), "drustvohispanistasrbija.rs", config, window_words=WINDOW)
-            for path in REAL_PAGES[:4]]
-    there = [prep_processes.prepare(_fetched(path), "drustvohispanistasrbija.rs", config) for path in REAL_PAGES[:3]]
-    (first,) = prep_processes.process_ids() or [None]
-    assert first is None  # the third page ended the first pool's share: no pool until the next page
-    there.append(prep_processes.prepare(_fetched(REAL_PAGES[3]), "drustvohispanistasrbija.rs", config))
-    assert there == here
-    assert len(prep_processes.process_ids()) == 1
-
-
-def test_the_processes_of_a_replaced_pool_exit(one_process, monkeypatch):
-    monkeypatch.setattr(prep_processes, "PAGES_PER_POOL", 2)
-    config = CrawlConfig.from_dict({})
-    prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config)
+            for path in REAL_PAGES[:3]]
+    there = [prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config)]
     (old,) = prep_processes.process_ids()
-    prep_processes.prepare(_fetched(REAL_PAGES[1]), "drustvohispanistasrbija.rs", config)
-    prep_processes.prepare(_fetched(REAL_PAGES[2]), "drustvohispanistasrbija.rs", config)
+    assert prep_processes._current_pool().submit(_hold_megabytes, 40).result() == 40
+    there.append(prep_processes.prepare(_fetched(REAL_PAGES[1]), "drustvohispanistasrbija.rs", config))
+    there.append(prep_processes.prepare(_fetched(REAL_PAGES[2]), "drustvohispanistasrbija.rs", config))
+    assert there == here
     (new,) = prep_processes.process_ids()
     assert new != old
     deadline = time.monotonic() + 30
     while _running(old) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _running(old)
+
+
+def test_a_process_within_its_limit_keeps_preparing(one_process, monkeypatch):
+    """Replaced every 500 pages whatever its size, a new process's 1.3 s warm-up held the fetch
+    threads' pages (a third of the crawl step's time per page at scale): on ordinary pages it stays."""
+    monkeypatch.setattr(prep_processes, "CHECK_EVERY_PAGES", 1)
+    config = CrawlConfig.from_dict({})
+    prep_processes.prepare(_fetched(REAL_PAGES[0]), "drustvohispanistasrbija.rs", config)
+    (first,) = prep_processes.process_ids()
+    for path in REAL_PAGES * 3:
+        prep_processes.prepare(_fetched(path), "drustvohispanistasrbija.rs", config)
+    assert prep_processes.process_ids() == [first]
+    assert 50 < prep_processes.resident_mb(first) < 130 + 128
 
 
 def _running(pid: int) -> bool:

@@ -113,7 +113,7 @@ def test_a_slow_page_holds_up_only_its_own_host(mode, through_test_web, crawl_se
 
 def warm_preparation_process():
     """Start a fresh preparation process and wait until it has loaded its dictionaries. Fresh: a pool
-    that earlier tests had given most of its share (PAGES_PER_POOL) would be replaced during this test,
+    that earlier tests had grown could be replaced during this test (CRAWLER_PREPARE_PROCESS_GROWTH_MB),
     and the new one's warm-up would be counted as the crawl's wait."""
     prep_processes.shutdown()
     url = "http://warm.up/"
