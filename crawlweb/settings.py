@@ -259,6 +259,8 @@ _PAIRS_READERS = {
     "PAIRS_DEEP_CHECKS": lambda name: env_bool(name, True),
     "PAIRS_DEEP_CONVENTIONS": lambda name: env_bool(name, True),
     "PAIRS_DEEP_ROUNDS": lambda name: env_number(name, 3, minimum=0, maximum=100, integer=True),
+    "PAIRS_DEEP_FORM_MIN_TRIES": lambda name: env_number(name, 500, minimum=0, integer=True),
+    "PAIRS_DEEP_FORM_MIN_RATE": lambda name: env_number(name, 0.002, minimum=0, maximum=1),
     "PAIRS_CONTENT_PAIRING": lambda name: env_bool(name, True),
     "PAIRS_CONTENT_THRESHOLD": lambda name: env_number(name, 0.25, minimum=0, maximum=1),
     "PAIRS_CONTENT_LEXICON_THRESHOLD": lambda name: env_number(name, 0.25, minimum=0, maximum=1),

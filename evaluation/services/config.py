@@ -21,6 +21,9 @@ class PairsSettings:
     deep_one_language_pages: int = 3      # our addition: a site showing one language of the pair is guessed
     #                                       from its home and this many shallowest pages, not every page
     deep_checks_per_job: int = 50
+    deep_form_min_tries: int = 500        # our addition: a guess form (⟨ε, en⟩…) checked this many times in the crawl...
+    deep_form_min_rate: float = 0.002     # ...that found a page at most this often is no longer checked, but for
+    #                                       one guess in 20 (evaluation/pairing/guess_forms.py; 0 tries = always check)
     deep_rounds: int = 3                  # a finished crawl runs again this many times at most for the pages the
     #                                       guesses of the pass after its end found (0 = never: deep_rounds.py)
     content_pairing: bool = True          # our addition, method "content": pages no URL method paired, by shared

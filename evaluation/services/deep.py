@@ -16,6 +16,10 @@ asleep for 50 intervals a site); in turns, a host whose clock runs is passed ove
 and the worker sleeps only when no host of the job is free. Each turn is a round: the next guess
 of every site, their hosts claimed in one statement, the requests side by side in threads, the
 hosts freed in one statement.
+
+A guess whose form the crawl's checks found missing nearly every time is settled without a request
+(evaluation/pairing/guess_forms.py; PAIRS_DEEP_FORM_MIN_TRIES, PAIRS_DEEP_FORM_MIN_RATE), but for one
+in EXPLORE_EVERY.
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
@@ -39,10 +44,14 @@ from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
+from evaluation.pairing.guess_forms import Form, FormRecord, explores, form_label, is_discredited
+from evaluation.services.config import PairsSettings
 from frontier.models import Target
 
 QUEUED_STALE_AFTER = timedelta(minutes=30)  # a check job lost with a dead worker: its guesses may be queued again
 NOT_NEEDED = "not needed: the page has a counterpart now"
+EXPLORE_EVERY = 20  # one guess of a discredited form in this many is checked anyway
+FORM_RECORDS_TTL_S = 30.0  # a process reads the crawl's tries and hits per form at most this often
 
 
 def _exists(result) -> bool:
@@ -109,6 +118,21 @@ class _CheckJob:
                 exists = target["page_id"] is not None if target["state"] != Target.State.PENDING else None
                 self.record(check, exists=exists, status=target["status_code"],
                             outcome=f"a Target of the crawl ({target['state']})")
+                settled.add(check.pk)
+        return settled
+
+    def settle_discredited(self, checks: list[DeepCheck], records: dict[Form, FormRecord],
+                           cfg: PairsSettings) -> set[int]:
+        """Record as not checked the guesses whose form the crawl found missing nearly every time (but for
+        one in EXPLORE_EVERY); returns their ids."""
+        settled: set[int] = set()
+        for check in checks:
+            form = (check.source_unit, check.target_unit)
+            record = records.get(form)
+            if is_discredited(record, cfg.deep_form_min_tries, cfg.deep_form_min_rate) \
+                    and not explores(check.pk, EXPLORE_EVERY):
+                self.record(check, exists=None, outcome=f"not checked: guesses of {form_label(form)} found "
+                                                        f"{record.hits} of {record.tries} in this crawl"[:200])
                 settled.add(check.pk)
         return settled
 
@@ -226,6 +250,8 @@ def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
         settled = job.settle_without_request([check for queue in turns.values() for check in queue], paired)
         done = sum(1 for queue in turns.values() for check in queue  # a guess not needed is not checked
                    if check.pk in settled and check.outcome != NOT_NEEDED)
+        left = [check for queue in turns.values() for check in queue if check.pk not in settled]
+        settled |= job.settle_discredited(left, form_records(crawl_id), PairsSettings.current())
         turns = {site_id: [check for check in queue if check.pk not in settled] for site_id, queue in turns.items()}
         turns = {site_id: queue for site_id, queue in turns.items() if queue}
         for queue in turns.values():
@@ -237,6 +263,23 @@ def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
         waiting = [check.pk for check in queue if check.outcome == ""]
         DeepCheck.objects.filter(pk__in=waiting).update(outcome=HOST_WAIT_NOTE)
     return done
+
+
+_form_records: dict[int, tuple[float, dict[Form, FormRecord]]] = {}  # crawl id: (read at, records)
+
+
+def form_records(crawl_id: int) -> dict[Form, FormRecord]:
+    """The crawl's checked guesses counted by form: one aggregate over its checks, read again after
+    FORM_RECORDS_TTL_S (a check job a second each reading 100,000 rows would cost more than it saves)."""
+    now = time.monotonic()
+    cached = _form_records.get(crawl_id)
+    if cached is not None and now - cached[0] < FORM_RECORDS_TTL_S:
+        return cached[1]
+    rows = (DeepCheck.objects.filter(crawl_id=crawl_id, exists__isnull=False).order_by()
+            .values("source_unit", "target_unit").annotate(tries=Count("id"), hits=Count("id", filter=Q(exists=True))))
+    records = {(row["source_unit"], row["target_unit"]): FormRecord(row["tries"], row["hits"]) for row in rows}
+    _form_records[crawl_id] = (now, records)
+    return records
 
 
 def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]]) -> int:

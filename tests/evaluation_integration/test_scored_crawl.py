@@ -211,6 +211,39 @@ def test_a_deep_check_job_takes_turns_between_hosts_and_passes_over_a_held_one(c
     Host.objects.filter(pk=host.pk).update(busy_until=None)
 
 
+def test_a_guess_form_the_crawl_found_missing_nearly_every_time_is_no_longer_requested(
+        crawled, test_web_server, monkeypatch, settings):
+    """On a national web most sites show one language, and their guesses almost never exist: a form
+    tried PAIRS_DEEP_FORM_MIN_TRIES times in the crawl that found a page at most PAIRS_DEEP_FORM_MIN_RATE
+    of the time is settled without a request, saying why; below that many tries it is requested."""
+    monkeypatch.setattr(deep, "FORM_RECORDS_TTL_S", 0.0)
+    monkeypatch.setattr(deep, "EXPLORE_EVERY", 0)
+    waiting = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, checked_at__isnull=True).values("site_id")
+    guess = (DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD")
+             .exclude(site_id__in=waiting).first())
+    assert guess is not None, "a HEAD-checked guess on a site with nothing else left to check"
+    form = (guess.source_unit, guess.target_unit)
+    DeepCheck.objects.filter(pk=guess.pk).update(checked_at=None, outcome="", exists=None, queued_at=None)
+    record = deep.form_records(crawled.crawl_id)[form]
+    Host.objects.filter(name=urlsplit(guess.guessed_url).hostname).update(busy_until=None, next_fetch_at=None)
+    served = len(test_web_server.requests)
+
+    settings.PAIRS_DEEP_FORM_MIN_TRIES, settings.PAIRS_DEEP_FORM_MIN_RATE = record.tries, record.hits / record.tries
+    assert deep.check_deep_pages(crawled.crawl_id, [guess.site_id], limit=10) == 0
+    guess.refresh_from_db()
+    label = f"⟨{form[0] or 'ε'}, {form[1] or 'ε'}⟩"
+    assert guess.outcome == f"not checked: guesses of {label} found {record.hits} of {record.tries} in this crawl"
+    assert guess.checked_at is not None and guess.exists is None
+    assert ("HEAD", guess.guessed_url) not in [(r.method, r.url) for r in test_web_server.requests[served:]]
+
+    DeepCheck.objects.filter(pk=guess.pk).update(checked_at=None, outcome="", exists=None, queued_at=None)
+    settings.PAIRS_DEEP_FORM_MIN_TRIES = record.tries + 1  # one try short of judging the form
+    assert deep.check_deep_pages(crawled.crawl_id, [guess.site_id], limit=10) == 1
+    guess.refresh_from_db()
+    assert guess.outcome.startswith("HEAD")
+    assert ("HEAD", guess.guessed_url) in [(r.method, r.url) for r in test_web_server.requests[served:]]
+
+
 def test_discovery_ranks_linked_sites_by_the_three_measures_and_seeds_the_top_k(crawled, settings):
     settings.PAIRS_DISCOVERY_TOP_K = 2
     Crawl.objects.filter(pk=crawled.crawl_id).update(config={})  # the test crawl's url_rules would refuse them
