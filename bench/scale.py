@@ -55,7 +55,7 @@ import redis  # noqa: E402
 
 from bench.crawl_throughput import Procs, admin, database_url, drop_database, reap, tail  # noqa: E402
 from bench.support import scale_measures as measures  # noqa: E402
-from bench.support.process_memory import tree_rss_mb  # noqa: E402
+from bench.support.process_memory import tree_cpu_s, tree_rss_mb  # noqa: E402
 from crawlweb.testweb import TestWebServer, generate_web  # noqa: E402
 
 PYTHON = sys.executable
@@ -107,6 +107,11 @@ class ScaleRun:
         self.rss: dict[int, list[float]] = {}           # worker number -> samples (MB)
         self.scored_first_seen: dict[int, float] = {}   # site -> epoch first seen with a score row
         self.notes: list[str] = []
+        # CPU seconds, load-independent where wall seconds are not (a shared machine): each worker's tree
+        # (with its page preparation process), each PostgreSQL backend of the run's database, the bench process
+        self.worker_cpu: dict[int, float] = {}
+        self.backend_cpu: dict[int, float] = {}
+        self.bench_cpu = 0.0
 
     # ---- set-up --------------------------------------------------------------------------------
     def plan_web(self):
@@ -177,6 +182,7 @@ class ScaleRun:
         self.rss = {i: [] for i in range(WORKERS)}
         self.ended = None
         queues = redis.Redis.from_url(REDIS_URL)
+        bench_cpu_start = time.process_time()
         next_line = self.started + self.args.interval
         line_pages, first_page_at = 0, None
         while True:
@@ -185,8 +191,11 @@ class ScaleRun:
             state, pages = Crawl.objects.filter(pk=self.crawl_id).values_list("state", "pages_fetched").first()
             self.samples.append((now, pages))
             for number, proc in enumerate(self.workers):
-                if not reap(proc) and pages:  # memory from the first page on: start-up apart
-                    self.rss[number].append(tree_rss_mb(proc.pid))
+                if not reap(proc):
+                    self.worker_cpu[number] = tree_cpu_s(proc.pid)
+                    if pages:  # memory from the first page on: start-up apart
+                        self.rss[number].append(tree_rss_mb(proc.pid))
+            self.sample_backend_cpu()
             for site in measures.scored_site_ids(self.crawl_id):
                 self.scored_first_seen.setdefault(site, now)
             if now >= next_line or state not in ("new", "running"):
@@ -211,6 +220,7 @@ class ScaleRun:
                 self.notes.append(f"stopped at --max-seconds {self.args.max_seconds:.0f} after the first page")
                 break
         self.ended = time.time()
+        self.bench_cpu = time.process_time() - bench_cpu_start
         self.state = state
         self.drain(queues)
 
@@ -237,6 +247,26 @@ class ScaleRun:
         for proc in self.workers:
             self.procs.end(proc, grace_s=3.0)  # SIGTERM: a worker finishes the job it is running
         self.workers_stopped = time.time()
+
+    def sample_backend_cpu(self) -> None:
+        """The CPU seconds so far of each PostgreSQL backend serving the run's database (each worker's
+        connections live as long as the worker: their last reading is what they used)."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            for (pid,) in cursor.fetchall():
+                self.backend_cpu[pid] = max(self.backend_cpu.get(pid, 0.0), tree_cpu_s(pid))
+
+    def report_cpu(self, pages: int) -> None:
+        workers, database = sum(self.worker_cpu.values()), sum(self.backend_cpu.values())
+        total = workers + database + self.bench_cpu
+        per_page = 1000 / max(1, pages)
+        print(f"CPU ms per page fetched (until the crawl ended; workers until stopped): workers with their page "
+              f"preparation processes {workers * per_page:.1f}, PostgreSQL backends {database * per_page:.1f}, the "
+              f"bench process (the test web's proxy, these samples) {self.bench_cpu * per_page:.1f}; total "
+              f"{total * per_page:.1f} ms = at most {os.cpu_count() * 1000 / max(1e-9, total * per_page):.0f} pages/s "
+              f"on {os.cpu_count()} cores")
 
     # ---- after ---------------------------------------------------------------------------------
     def verdict_lag(self) -> tuple[float, str]:
@@ -295,15 +325,18 @@ class ScaleRun:
         return figures["lease_p95_ms"], figures["dashboard_p95_ms"]
 
     def tear_down(self) -> None:
+        from django.apps import apps
+        from django.db import connections
+
         try:
             self.procs.end_all()
         finally:
-            from django.db import connections
-            connections.close_all()
-            if not self.args.keep_db:
-                for name in (RUN_DB, BULK_DB, TEMPLATE_DB):
-                    drop_database(name)
-                redis.Redis.from_url(REDIS_URL).flushdb()
+            if apps.ready:  # not when refused before Django was set up (another client on the Redis database)
+                connections.close_all()
+                if not self.args.keep_db:
+                    for name in (RUN_DB, BULK_DB, TEMPLATE_DB):
+                        drop_database(name)
+                    redis.Redis.from_url(REDIS_URL).flushdb()
             if getattr(self, "server", None) is not None:
                 self.server.stop()
 
@@ -355,6 +388,7 @@ def main() -> int:
         print(f"crawl {run.state}: {pages:,} pages in {run.ended - run.started:.0f} s; first 10 % {first:.1f} pages/s, "
               f"last 10 % {last:.1f} pages/s" + "".join(f"; {note}" for note in run.notes))
         share = job_share(run)
+        run.report_cpu(pages)
         lag, lag_source = run.verdict_lag()
         print(f"verdict lag p95 {lag:.1f} s ({lag_source})")
         rss_max = max((max(values) for values in run.rss.values() if values), default=-1.0)

@@ -2,6 +2,7 @@
 processes, RQ's work horse), as the benches that hold workers to a memory target count it."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -32,3 +33,22 @@ def _tree_values(pid: int, field: str, combine) -> float:
         except (OSError, ValueError):
             continue  # it exited while being read
     return combine(values)
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its live descendants, with what each has counted of
+    its waited-for children (a page preparation process replaced and reaped is in its parent's), from /proc."""
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+            total += sum(int(value) for value in fields[11:15]) / _TICKS  # utime stime cutime cstime
+            for task in Path(f"/proc/{current}/task").iterdir():
+                stack.extend(int(child) for child in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue  # it exited while being read
+    return total
