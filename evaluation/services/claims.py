@@ -1,13 +1,10 @@
 """When scoring runs: at most one pending job per site (ScoreClaim) and one pending crawl-wide
 pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
 
-A site is scored once it has ``from_pages`` pages, then again when it has grown ``growth`` times
-since its last scoring (8 and 2: at 8, 16, 32 … pages, so all its scorings together read about
-twice its final size), or when pages no scoring saw have waited ``quiet`` seconds without the site
-growing further: a site that stopped short of the next factor, and most sites of a national web,
-which never reach 8 pages and are scored once, when quiet. (Scored at its first page too, a site
-cost 1.7 scorings on average at 100,000 pages, the largest part of the score queue after the deep
-checks; a small site's two scorings told the same.)  Scoring after every step that stored a page re-read a growing
+A site is scored at its first page, then again when it has grown ``growth`` times since its last
+scoring to at least ``from_pages`` pages (2 and 8: at 1, 8, 16, 32 … pages, so all its scorings
+together read about twice its final size) or when pages no scoring saw have waited ``quiet``
+seconds without the site growing further (a site that stopped short of the next factor).  Scoring after every step that stored a page re-read a growing
 site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
@@ -36,10 +33,10 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
                 from_pages: int = 0) -> list[int]:
     """Count the pages just stored per site (``stored``: site ids, one page each, or {site id: pages})
     and return the sites among them whose score_site the caller won the right to enqueue: not
-    pending, with at least ``from_pages`` pages, and never scored or grown ``growth`` times since the
-    last scoring (1.0: any new page will do). Below ``from_pages`` a site waits until it is quiet
+    pending, and never scored, or grown ``growth`` times since the last scoring (1.0: any new page
+    will do) to at least ``from_pages`` pages. Below that a scored site waits until it is quiet
     (claim_quiet_sites): most sites of a national web have a few pages, which arrive over several
-    steps, and scored at 1, 2, 3 and 5 pages each cost four scorings where one tells the same.
+    steps, and scored at 1, 2, 3 and 5 pages each cost four scorings where two tell the same.
 
     Missing claim rows are created, then one UPDATE per distinct count raises the counters and, in
     the same write, flips every claimable row to pending (raised then flipped in two statements, each
@@ -62,9 +59,9 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     with connection.cursor() as cursor:
         for n, ids in by_count.items():
             # SET reads the row as it was: the claimable test sees the count before this raise.
-            claimable = ("((pending = %s OR claimed_at < %s) AND pages_stored + %s >= %s AND (pages_at_last_score = 0"
-                         " OR pages_stored + %s >= %s * pages_at_last_score))")
-            claim_params = [False, adapt(now - STALE_AFTER), n, int(from_pages), n, float(growth)]
+            claimable = ("((pending = %s OR claimed_at < %s) AND (pages_at_last_score = 0 OR (pages_stored + %s"
+                         " >= %s * pages_at_last_score AND pages_stored + %s >= %s)))")
+            claim_params = [False, adapt(now - STALE_AFTER), n, float(growth), n, int(from_pages)]
             cursor.execute(
                 f"UPDATE {ScoreClaim._meta.db_table} SET pages_stored = pages_stored + %s, behind = %s,"
                 f" last_stored_at = %s, pending = CASE WHEN {claimable} THEN %s ELSE pending END,"

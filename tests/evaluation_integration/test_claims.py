@@ -68,9 +68,9 @@ def test_a_site_is_scored_again_only_after_growing_by_the_factor():
     assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (8, 8, False)
 
 
-def test_a_site_is_scored_by_growth_only_from_the_threshold():
-    """Growth 2 from 8 pages (the defaults): at 8 and 16 pages; the pages before and between wait for the
-    site to be quiet (claim_quiet_sites), so a site of five pages is scored once, not at 1, 2, 3 and 5."""
+def test_a_small_site_is_scored_at_its_first_page_and_again_by_growth_only_from_the_threshold():
+    """Growth 2 from 8 pages (the defaults): at 1, 8, 16 pages; the pages between wait for the site to be
+    quiet (claim_quiet_sites), so a site of five pages is scored twice, not at 1, 2, 3 and 5."""
     crawl = Crawl.objects.create(name="from pages")
     [site] = make_sites("f.rs")
     scored_at = []
@@ -78,7 +78,7 @@ def test_a_site_is_scored_by_growth_only_from_the_threshold():
         if claim_sites(crawl.pk, [site.pk], growth=2, from_pages=8) == [site.pk]:
             scored_at.append(page)
             release_claim(crawl.pk, site.pk)
-    assert scored_at == [8, 16]
+    assert scored_at == [1, 8, 16]
     claim = ScoreClaim.objects.get(crawl=crawl, site=site)
     assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (20, 16, True)
 
