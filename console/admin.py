@@ -12,7 +12,7 @@ from django_rq.models import Dashboard
 
 from crawlweb import bounded_json
 from crawlweb.admin_accessible import LABELLED_DATETIME, NamedEmptyValues
-from crawlweb.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
+from console.admin_filters import HostsWithWorkInCrawl, PolitenessClock, SitesSeenByCrawl
 from crawlweb.login_throttle import ThrottledAdminLoginForm
 from crawlweb.not_found import NO_REDIS
 from crawlweb.models import Crawl, Host, Link, Page, Seed, SeedList, Site

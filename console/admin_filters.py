@@ -1,5 +1,5 @@
 """Admin filters that make the dashboard's numbers traceable: the sites a crawl has seen, the hosts
-with work left in a crawl, and the hosts whose politeness clock holds them (crawlweb/dashboard/live.py
+with work left in a crawl, and the hosts whose politeness clock holds them (console/dashboard/live.py
 counts with the same terms)."""
 from django.contrib import admin
 from django.utils import timezone

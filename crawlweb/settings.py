@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "evaluation",
     "labeling",
     "training",
+    "console",  # the top floor: dashboard, exports, crawl setup, admin (docs/explanation/architecture.md)
 ]
 
 MIDDLEWARE = [
@@ -61,7 +62,7 @@ MIDDLEWARE = [
     "crawlweb.not_found.DjangoRqNotFoundMiddleware",
 ]
 
-ROOT_URLCONF = "crawlweb.urls"
+ROOT_URLCONF = "console.urls"
 WSGI_APPLICATION = "crawlweb.wsgi.application"
 TEMPLATES = [
     {
@@ -178,7 +179,7 @@ REAL_WEB_DIR = Path(env_str("REAL_WEB_DIR", str(SHARED_DATA_DIR / "real-web")))
 CHARSET_CORPUS_DIR = Path(env_str("CHARSET_CORPUS_DIR", str(SHARED_DATA_DIR / "charsets")))
 
 # Seconds a running crawl's live-panel and discovery figures are reused by a web process before they are
-# counted again (crawlweb/dashboard/figure_cache.py); 0 = count on every request.
+# counted again (console/dashboard/figure_cache.py); 0 = count on every request.
 DASHBOARD_CACHE_SECONDS = env_number("DASHBOARD_CACHE_SECONDS", 2, minimum=0, maximum=60)
 
 # --- Retraining from judgments (training app). 0 = no training every N judgments (closing an

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 from crawlweb import bounded_json
-from crawlweb.crawl_setup.form import CrawlSetupForm, with_preset
-from crawlweb.crawl_setup.presets import preset_named, preset_names
+from console.crawl_setup.form import CrawlSetupForm, with_preset
+from console.crawl_setup.presets import preset_named, preset_names
 
 COMMAND_NAME = "command-line crawl"
 # flag (argparse dest) -> form field, for flags whose text goes to the form as it is

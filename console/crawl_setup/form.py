@@ -1,7 +1,7 @@
 """CrawlSetupForm: every choice of a new crawl, validated in one place for the dashboard and the command.
 
 The dashboard's *New crawl* form renders it; ``manage.py crawl start`` fills the same fields from a
-preset, a JSON file and its flags (crawlweb.crawl_setup.command_input) and validates with it, so a
+preset, a JSON file and its flags (console.crawl_setup.command_input) and validates with it, so a
 bad value gets the same one-line error, naming the field, from both (``error_lines``). The crawl's
 ``config`` JSON is built here from the fields and checked by CrawlConfig (crawlweb.services.crawl_config,
 which asks frontier.placement and frontier.strategies.settings about their keys); its errors come back
@@ -15,7 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from crawlweb import bounded_json
-from crawlweb.crawl_setup.presets import PRESETS, preset_named
+from console.crawl_setup.presets import PRESETS, preset_named
 from crawlweb.crawler.politeness import MAX_HOST_INTERVAL_S
 from crawlweb.models import Crawl, SeedList
 from crawlweb.seed_import import url_problem

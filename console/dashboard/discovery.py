@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from crawlweb.dashboard.evidence import verdict_summary
+from console.dashboard.evidence import verdict_summary
 from crawlweb.models import Crawl
 from evaluation.models import CandidatePair
 from evaluation.services.pairing_state import PairingState, pairing_state

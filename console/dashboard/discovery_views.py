@@ -3,8 +3,8 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from crawlweb.console_access import staff_console
-from crawlweb.dashboard import discovery
-from crawlweb.dashboard.figure_cache import crawl_figures
+from console.dashboard import discovery
+from console.dashboard.figure_cache import crawl_figures
 from crawlweb.models import Crawl
 from evaluation.services.pairing_state import pairing_state
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from crawlweb.dashboard import job_views
+from console.dashboard import job_views
 
 app_name = "jobs"
 urlpatterns = [

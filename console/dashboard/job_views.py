@@ -5,8 +5,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from crawlweb.console_access import staff_console
-from crawlweb.dashboard import job_health
-from crawlweb.dashboard.crawl_waits import crawl_waits
+from console.dashboard import job_health
+from console.dashboard.crawl_waits import crawl_waits
 from crawlweb.jobs.queueing import in_process_states, uses_redis
 
 

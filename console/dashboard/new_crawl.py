@@ -8,9 +8,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from crawlweb.console_access import staff_console
-from crawlweb.crawl_setup.field_layout import hidden_fields, required_fields
-from crawlweb.crawl_setup.form import CrawlSetupForm, error_lines, with_preset
-from crawlweb.crawl_setup.presets import PRESETS
+from console.crawl_setup.field_layout import hidden_fields, required_fields
+from console.crawl_setup.form import CrawlSetupForm, error_lines, with_preset
+from console.crawl_setup.presets import PRESETS
 from crawlweb.services import crawl_control
 
 # Changing these swaps in the form with the fields they need (the preset select has its own swap).

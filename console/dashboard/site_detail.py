@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from crawlweb.dashboard.evidence import verdict_summary
-from crawlweb.dashboard.evidence_view import evidence_entries
+from console.dashboard.evidence import verdict_summary
+from console.dashboard.evidence_view import evidence_entries
 from crawlweb.models import Crawl, Page, Site, SiteLanguage
 from evaluation.models import CandidatePair, SiteCredibility, UrlPattern
 from frontier.models import SiteVerdict, Target

@@ -3,7 +3,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from crawlweb.console_access import staff_console
-from crawlweb.dashboard.site_detail import site_report
+from console.dashboard.site_detail import site_report
 from crawlweb.models import Crawl, Page, Site
 from frontier.models import SiteVerdict, Target
 

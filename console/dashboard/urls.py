@@ -1,6 +1,6 @@
 from django.urls import path
 
-from crawlweb.dashboard import discovery_views, new_crawl, site_views, views
+from console.dashboard import discovery_views, new_crawl, site_views, views
 
 app_name = "dashboard"
 urlpatterns = [

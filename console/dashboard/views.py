@@ -3,12 +3,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from crawlweb.console_access import staff_console
-from crawlweb.dashboard.discovery_views import discovery_context
-from crawlweb.dashboard.figure_cache import crawl_figures
-from crawlweb.dashboard.front_door import front_door
-from crawlweb.dashboard.live import live_counters
-from crawlweb.dashboard.new_crawl import filled_form, form_context
-from crawlweb.dashboard.stats import crawl_list_counters
+from console.dashboard.discovery_views import discovery_context
+from console.dashboard.figure_cache import crawl_figures
+from console.dashboard.front_door import front_door
+from console.dashboard.live import live_counters
+from console.dashboard.new_crawl import filled_form, form_context
+from console.dashboard.stats import crawl_list_counters
 from crawlweb.jobs.queueing import describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl, Page
 from crawlweb.services import chain_runner, crawl_control

@@ -8,18 +8,18 @@ from typing import Callable, Iterator
 from django.conf import settings
 
 from crawlweb.export_formats import dublin_core_xml, json_lines
-from crawlweb.exports.page_rows import page_records
-from crawlweb.exports.pair_rows import (
+from console.exports.page_rows import page_records
+from console.exports.pair_rows import (
     PAIR_COLUMNS,
     SEGMENT_COLUMNS,
     aligned_paragraphs,
     pair_rows,
     translation_units,
 )
-from crawlweb.exports.site_rows import SITE_COLUMNS, flat_site_row, site_rows
-from crawlweb.exports.tables import csv_lines, json_array, tsv_lines
-from crawlweb.exports.tmx import tmx_document
-from crawlweb.exports.warc_files import crawl_warc
+from console.exports.site_rows import SITE_COLUMNS, flat_site_row, site_rows
+from console.exports.tables import csv_lines, json_array, tsv_lines
+from console.exports.tmx import tmx_document
+from console.exports.warc_files import crawl_warc
 from crawlweb.models import Crawl
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from crawlweb.exports.text import language_tag
-from crawlweb.exports.tmx import TranslationUnit
+from console.exports.text import language_tag
+from console.exports.tmx import TranslationUnit
 from evaluation.models import CandidatePair
 from labeling.alignment import align, paragraphs
 

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from django.db.models import Count, Exists, OuterRef, Q
 
-from crawlweb.exports.text import format_score, language_tag
+from console.exports.text import format_score, language_tag
 from crawlweb.models import Page, Site
 from evaluation.models import SiteCredibility
 from frontier.models import SiteVerdict

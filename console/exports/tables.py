@@ -10,7 +10,7 @@ import io
 import json
 from typing import Iterable, Iterator, Sequence
 
-from crawlweb.exports.text import format_score, tsv_cell
+from console.exports.text import format_score, tsv_cell
 from crawlweb.spreadsheet_cells import neutralized
 
 

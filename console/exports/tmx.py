@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Iterable, Iterator
 from xml.sax.saxutils import escape, quoteattr
 
-from crawlweb.exports.text import xml_safe
+from console.exports.text import xml_safe
 
 TMX_VERSION = "1.4"
 CREATION_TOOL = "crawlweb bilingual crawler"

@@ -1,7 +1,7 @@
-"""Included under crawls/<int:pk>/exports/ (crawlweb/urls.py), before the dashboard's routes."""
+"""Included under crawls/<int:pk>/exports/ (console/urls.py), before the dashboard's routes."""
 from django.urls import path
 
-from crawlweb.exports import views
+from console.exports import views
 
 app_name = "exports"
 urlpatterns = [

@@ -5,8 +5,8 @@ from django.http import FileResponse, Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 
 from crawlweb.console_access import staff_console
-from crawlweb.exports.catalog import BY_FILE_NAME, ExportOptions
-from crawlweb.exports.warc_files import find_warc_file, read_warc_file
+from console.exports.catalog import BY_FILE_NAME, ExportOptions
+from console.exports.warc_files import find_warc_file, read_warc_file
 from crawlweb.models import Crawl
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from crawlweb.exports.gzip_members import CHUNK, complete_members
+from console.exports.gzip_members import CHUNK, complete_members
 
 OPEN_SUFFIX = ".open"
 _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.warc\.gz(\.open)?$")

@@ -1,8 +1,8 @@
 """Console helpers for templates: the crawl page's jargon explained and the actions a crawl's state allows."""
 from django import template
 
-from crawlweb.dashboard import glossary
-from crawlweb.dashboard.crawl_actions import actions_for
+from console.dashboard import glossary
+from console.dashboard.crawl_actions import actions_for
 
 register = template.Library()
 

@@ -1,8 +1,8 @@
 from django import template
 from django.conf import settings
 
-from crawlweb.exports.catalog import EXPORTS
-from crawlweb.exports.warc_files import list_warc_files
+from console.exports.catalog import EXPORTS
+from console.exports.warc_files import list_warc_files
 
 register = template.Library()
 

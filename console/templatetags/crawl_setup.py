@@ -1,7 +1,7 @@
-"""{% crawl_configuration crawl %}: the crawl's choices and the method behind each (crawlweb.crawl_setup.methods)."""
+"""{% crawl_configuration crawl %}: the crawl's choices and the method behind each (console.crawl_setup.methods)."""
 from django import template
 
-from crawlweb.crawl_setup.methods import configuration_rows
+from console.crawl_setup.methods import configuration_rows
 
 register = template.Library()
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from crawlweb.crawl_setup.command_input import InputError, form_data
-from crawlweb.crawl_setup.form import CrawlSetupForm, error_lines
-from crawlweb.crawl_setup.methods import configuration_rows
-from crawlweb.crawl_setup.presets import preset_names
+from console.crawl_setup.command_input import InputError, form_data
+from console.crawl_setup.form import CrawlSetupForm, error_lines
+from console.crawl_setup.methods import configuration_rows
+from console.crawl_setup.presets import preset_names
 from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList

@@ -18,7 +18,7 @@ from django.db import close_old_connections
 
 from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
-from crawlweb.services import demo_crawl
+from console import demo_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 

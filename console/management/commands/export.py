@@ -1,11 +1,11 @@
 """python manage.py export CRAWL_ID --format FORMAT [--output FILE] [--language sr] [--kept-only] [--raw]
 
-Every export of crawlweb/exports/catalog.py, streamed to a file or standard output."""
+Every export of console/exports/catalog.py, streamed to a file or standard output."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from crawlweb.exports.catalog import EXPORTS, ExportOptions
+from console.exports.catalog import EXPORTS, ExportOptions
 from crawlweb.models import Crawl
 
 
