@@ -194,7 +194,7 @@ TRAIN_PROMOTE_MIN_PER_LABEL = env_number("TRAIN_PROMOTE_MIN_PER_LABEL", 20, mini
 
 def _lexicon(name: str) -> tuple[str, ...]:
     """Two dictd dictionaries (paths without .index / .dict.dz): the crawl's first language → the
-    second, and back; "off": none. Default: FreeDict's Croatian–English pair (training/learn/lexicon.py
+    second, and back; "off": none. Default: FreeDict's Croatian–English pair (evaluation/bodies/lexicon.py
     says why it serves Serbian), which scripts/install.sh installs."""
     value = env_list(name, [])
     if not value:
@@ -221,7 +221,7 @@ def _lexicon_languages(name: str) -> tuple[str, str]:
 
 
 # The bilingual dictionary that reads what two pages' bodies say: method "content" scores with it, and
-# its coverage of the two bodies is among the pair classifier's features (training/learn/lexicon.py).
+# its coverage of the two bodies is among the pair classifier's features (evaluation/bodies/lexicon.py).
 PAIR_LEXICON = _lexicon("PAIR_LEXICON")
 PAIR_LEXICON_LANGUAGES = _lexicon_languages("PAIR_LEXICON_LANGUAGES")
 

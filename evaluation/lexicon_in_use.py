@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from training.learn.lexicon import Lexicon, LexiconError
+from evaluation.bodies.lexicon import Lexicon, LexiconError
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Line alignment with a bilingual lexicon: how much of two bodies translates line by line, in order.
 
-Pure module. Word coverage (training.learn.lexicon) reads a body as a bag of words, so two pages on
+Pure module. Word coverage (evaluation.bodies.lexicon) reads a body as a bag of words, so two pages on
 one topic cover each other almost as well as a page and its translation: a hotel's blog post and
 its "about us" page, a gym's Serbian yoga page and an English yoga page of its own. A translation
 also keeps its paragraphs in order, each saying what its original says. So the two bodies' lines
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from training.learn.lexicon import Lexicon, stems
+from evaluation.bodies.lexicon import Lexicon, stems
 
 MAX_LINES = 200  # lines of a body aligned (200 × 200 line pairs at most): the cost stays bounded
 
@@ -87,7 +87,7 @@ ALIGNMENT_FEATURE_NAMES: tuple[str, ...] = ("aligned_share", "aligned_missing")
 
 def alignment_features(lexicon: Lexicon | None, a_lines: Sequence[str], b_lines: Sequence[str]) -> dict[str, float]:
     """ALIGNMENT_FEATURE_NAMES of two bodies, read in the order whose dictionaries know more of their
-    words (as training.learn.lexicon.lexicon_features reads them; the pages' tags are not trusted)."""
+    words (as evaluation.bodies.lexicon.lexicon_features reads them; the pages' tags are not trusted)."""
     if lexicon is None:
         return {"aligned_share": 0.0, "aligned_missing": 1.0}
     as_given = _line_words(a_lines, lexicon.forward), _line_words(b_lines, lexicon.backward)

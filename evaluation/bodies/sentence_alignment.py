@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from crawlweb.language.transliterate import cyrillic_to_latin
-from training.learn.lexicon import Lexicon, stem
+from evaluation.bodies.lexicon import Lexicon, stem
 
 MAX_UNITS = 300  # units aligned per body (the program is MAX_UNITS² cells, a few numpy rows each)
 MIN_EVIDENCE = 0.35  # a bead whose weighed evidence is under this counts against its chain
