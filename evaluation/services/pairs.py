@@ -47,7 +47,7 @@ from frontier.models import Target
 from evaluation.bodies.page_body import SiteLines, bodies
 from evaluation.bodies.sentence_alignment import align
 from evaluation.lexicon_in_use import lexicon_in_use
-from training.promoted import pair_decider
+from evaluation.trained_models import pair_decider
 
 DEAD_STATUS = (404, 410)  # a site's own link that answered this is a dead link (deep.dead_link_guesses)
 MAX_DEAD_LINKS = 100  # dead links of a site guessed in one scoring (two guesses each)
