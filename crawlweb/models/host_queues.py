@@ -20,7 +20,7 @@ class HostQueue(models.Model):
     Database triggers (migration 0008) keep the row from falling behind its Targets: a Target made
     pending, or given a higher priority, raises ``best_priority``; one postponed (``due_at``) moves
     ``wake_at`` to its due time if earlier (leasing refreshes the row then). Nothing lowers it there:
-    leasing does (frontier.host_queues), for the hosts it leases and for rows it finds above their
+    leasing does (crawlweb.services.host_queues), for the hosts it leases and for rows it finds above their
     Targets. So ``best_priority`` is an upper bound of the priority of the host's pending Targets due
     now, and exact for nearly every row.
 
@@ -49,6 +49,7 @@ class HostQueue(models.Model):
                                                              "until then: the row is out of the lease order.")
 
     class Meta:
+        app_label = "frontier"  # its table and migrations are the frontier app's (see Target)
         constraints = [models.UniqueConstraint(fields=["crawl", "host", "queue"], name="hostqueue_one_per_queue")]
         indexes = [
             # The lease order of a two-queue crawl (one queue at a time) and of a one-queue crawl.

@@ -3,7 +3,12 @@ from django.db.models import Q
 
 
 class Target(models.Model):
-    """A URL the frontier may fetch, with the link context that brought it and its fetch outcome."""
+    """A URL the crawl may fetch, with the link context that brought it and its fetch outcome.
+
+    The crawl engine's row (leasing hands it out, storing finishes it); the frontier's strategies and
+    layers decide which Targets exist and their priority. Its app stays "frontier" (its table
+    frontier_target and its migrations are the frontier app's): only the file it is written in is
+    the engine's, the floor that uses it (docs/explanation/architecture.md)."""
 
     class Origin(models.TextChoices):
         SEED = "seed"
@@ -52,6 +57,7 @@ class Target(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        app_label = "frontier"
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["crawl", "url"], name="target_url_unique_per_crawl")]
         indexes = [
@@ -59,7 +65,7 @@ class Target(models.Model):
             # A host's best pending Target is the first entry of this index (leasing.py asks
             # that once per free host and batch): no sort, no walk over its other Targets.
             models.Index(fields=["crawl", "host", "state", "-priority", "id"], name="target_host_best"),
-            # A host's postponed Targets (retries): when its HostQueue row must wake (frontier.host_queues).
+            # A host's postponed Targets (retries): when its HostQueue row must wake (crawlweb.services.host_queues).
             models.Index(fields=["crawl", "host", "due_at"], name="target_postponed",
                          condition=Q(state="pending", due_at__isnull=False)),
         ]
@@ -67,22 +73,3 @@ class Target(models.Model):
     def __str__(self):
         return self.url
 
-
-class LayerPlacement(models.Model):
-    """Where one frontier module put a Target, and why (module, layer, rule, evidence)."""
-
-    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="placements")
-    module = models.CharField(max_length=10)
-    layer_id = models.CharField(max_length=16, help_text="e.g. M01.L01")
-    layer = models.PositiveSmallIntegerField(help_text="1 Primary, 2 Secondary, 3 Reserve")
-    rule = models.CharField(max_length=100)
-    evidence = models.JSONField(default=dict, blank=True)
-    rank = models.FloatField(null=True, blank=True)
-    placed_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["target_id", "module"]
-        constraints = [models.UniqueConstraint(fields=["target", "module"], name="one_placement_per_module")]
-
-    def __str__(self):
-        return f"{self.layer_id} ({self.rule})"

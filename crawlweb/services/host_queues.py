@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from django.db import connection
 from django.db.models import Q
 
-from frontier.models import HostQueue
+from crawlweb.models import HostQueue
 
 # The pending Targets of row q (of its crawl, host and queue, as the triggers assign a Target to a
 # queue: frontier.strategies.queues), due now or postponed (one parameter each: now).

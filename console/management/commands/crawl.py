@@ -13,7 +13,7 @@ from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services import chain_runner, crawl_control
-from crawlweb.services.crawl_progress import display_for, follow_crawl, wait_for_crawl_jobs
+from frontier.crawl_progress import display_for, follow_crawl, wait_for_crawl_jobs
 from crawlweb.seed_import import parse_seed_file
 from crawlweb.services.seeds import import_seeds
 from frontier.models import Target

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from crawlweb.services.crawl_progress import display_for, watching
+from frontier.crawl_progress import display_for, watching
 from frontier.experiment import TESTWEB_PROVIDERS, compare, ratios, write_outputs
 from frontier.strategies.registry import strategy_classes
 
