@@ -177,7 +177,7 @@ def main() -> None:
         table = detector_sweep(web_seeds[0] + 1, sweep_size)
         call_command("migrate", verbosity=0)
         from frontier.experiment import ratios
-        from frontier.management.commands.experiment import Command
+        from console.management.commands.experiment import Command
 
         for web_seed in web_seeds:
             print(f"\nExperiment on {backend}: test web seed {web_seed}, {size} sites, budget {budget} pages")

@@ -160,7 +160,7 @@ class Measure:
         from labeling.populations import LINK_KINDS
         from labeling.uncertainty import link_contexts
         from training.learn.features import pair_features
-        from training.lexicon_in_use import lexicon_in_use
+        from evaluation.lexicon_in_use import lexicon_in_use
         from training.services.site_lines import site_lines_of
 
         self.pairs = list(CandidatePair.objects.filter(crawl=crawl_row).select_related("source_page", "target_page")

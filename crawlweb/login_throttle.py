@@ -6,7 +6,7 @@ Per account *and address*, not per account alone: five wrong passwords from anyw
 account, the admin's included, so anyone could keep the operator out. Now a guesser locks only
 themselves (their address after LOGIN_MAX_FAILURES_PER_ADDRESS tries on any accounts).
 
-Both login pages use it: the admin's (crawlweb/admin.py sets admin.site.login_form) and the labeling
+Both login pages use it: the admin's (console/admin.py sets admin.site.login_form) and the labeling
 one (labeling/urls.py). Counts live in the "logins" cache: Redis when REDIS_URL is set, else a table of
 the database, so every web process shares them. A correct password does not get through a lock:
 otherwise guessing would go on until it succeeds. A success clears its account-and-address count (not

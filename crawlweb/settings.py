@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "evaluation",
     "labeling",
     "training",
+    "console",  # the top floor: dashboard, exports, crawl setup, admin (docs/explanation/architecture.md)
 ]
 
 MIDDLEWARE = [
@@ -61,7 +62,7 @@ MIDDLEWARE = [
     "crawlweb.not_found.DjangoRqNotFoundMiddleware",
 ]
 
-ROOT_URLCONF = "crawlweb.urls"
+ROOT_URLCONF = "console.urls"
 WSGI_APPLICATION = "crawlweb.wsgi.application"
 TEMPLATES = [
     {
@@ -182,7 +183,7 @@ REAL_WEB_DIR = Path(env_str("REAL_WEB_DIR", str(SHARED_DATA_DIR / "real-web")))
 CHARSET_CORPUS_DIR = Path(env_str("CHARSET_CORPUS_DIR", str(SHARED_DATA_DIR / "charsets")))
 
 # Seconds a running crawl's live-panel and discovery figures are reused by a web process before they are
-# counted again (crawlweb/dashboard/figure_cache.py); 0 = count on every request.
+# counted again (console/dashboard/figure_cache.py); 0 = count on every request.
 DASHBOARD_CACHE_SECONDS = env_number("DASHBOARD_CACHE_SECONDS", 2, minimum=0, maximum=60)
 
 # --- Retraining from judgments (training app). 0 = no training every N judgments (closing an
@@ -197,7 +198,7 @@ TRAIN_PROMOTE_MIN_PER_LABEL = env_number("TRAIN_PROMOTE_MIN_PER_LABEL", 20, mini
 
 def _lexicon(name: str) -> tuple[str, ...]:
     """Two dictd dictionaries (paths without .index / .dict.dz): the crawl's first language → the
-    second, and back; "off": none. Default: FreeDict's Croatian–English pair (training/learn/lexicon.py
+    second, and back; "off": none. Default: FreeDict's Croatian–English pair (evaluation/bodies/lexicon.py
     says why it serves Serbian), which scripts/install.sh installs."""
     value = env_list(name, [])
     if not value:
@@ -224,7 +225,7 @@ def _lexicon_languages(name: str) -> tuple[str, str]:
 
 
 # The bilingual dictionary that reads what two pages' bodies say: method "content" scores with it, and
-# its coverage of the two bodies is among the pair classifier's features (training/learn/lexicon.py).
+# its coverage of the two bodies is among the pair classifier's features (evaluation/bodies/lexicon.py).
 PAIR_LEXICON = _lexicon("PAIR_LEXICON")
 PAIR_LEXICON_LANGUAGES = _lexicon_languages("PAIR_LEXICON_LANGUAGES")
 

@@ -11,6 +11,7 @@
   has grown PAIRS_RESCORE_GROWTH times since the last pass (from PAIRS_RESCORE_MIN_PAGES on), and
   once more when the crawl finishes; that last pass also starts the next discovery iteration, and
   the pages its deep-page guesses find make the crawl run again (services/deep_rounds.py).
+- When the crawl finishes, after that last pass: every site gets its combined verdict (site_verdicts.py).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from evaluation.jobs import score_crawl, score_sites
 from evaluation.services.claims import claim_crawl_pass, claim_quiet_sites, claim_sites
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import canonical_of
+from evaluation.site_verdicts import combine_site_verdicts
 
 SITES_PER_JOB = 20  # a job of many small sites; a big site's scoring is a job of its own length anyway
 
@@ -47,3 +49,9 @@ def after_finish(crawl) -> None:
     """The crawl finished by itself: one last crawl-wide pass."""
     if claim_crawl_pass(crawl.pk, PairsSettings.current(), finished=True):
         enqueue(score_crawl, crawl.pk, queue_name="score")
+
+
+def verdicts_after_finish(crawl) -> None:
+    """Every site of the finished crawl gets its combined verdict, queued behind the pairs' last pass
+    (after_finish is registered before this), so the kept pairs are there to read."""
+    enqueue(combine_site_verdicts, crawl.pk, queue_name="score")

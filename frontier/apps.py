@@ -19,3 +19,17 @@ class FrontierConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(ensure_host_queue_triggers, sender=self, dispatch_uid="frontier_host_queue_triggers")
+        from crawlweb.services import crawl_policy
+        from frontier.strategies import strategy_for
+        from frontier.strategies.queues import queue_order
+
+        # The crawl engine (a floor below) asks the frontier through crawl_policy: it never imports it.
+        crawl_policy.provide(strategy_for=strategy_for, queue_order=queue_order, config_errors=config_errors)
+
+
+def config_errors(config: dict) -> dict[str, str]:
+    """Errors of the frontier's keys of a crawl's config: the discovery keys, then "modules" and "priority"."""
+    from frontier.placement import frontier_config_errors
+    from frontier.strategies.settings import errors as discovery_errors
+
+    return {**discovery_errors(config), **frontier_config_errors(config)}

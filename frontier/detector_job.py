@@ -32,7 +32,7 @@ from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.render_hints import render_hints
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
-from training.promoted import detector_min_likelihood, link_predictor
+from frontier.trained_models import detector_min_likelihood, link_predictor
 
 log = logging.getLogger(__name__)
 # Switches real sites draw without <a href> count too: event handlers and choosers ("onclick"),

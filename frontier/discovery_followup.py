@@ -2,7 +2,6 @@
 - after each crawl step: the BS Detector job for every site whose first HTML page was just
   stored; for COBFC, a `train` job when the crawl has fetched another ``learning_interval`` pages;
 - when the frontier runs dry: a back/forward crawl refills it (frontier.strategies.refill);
-- when the crawl finishes: every site gets its combined verdict (frontier.site_verdicts);
 - when its steps are taken over from a process that died (embedded mode): the detections and the
   learning that process had queued, lost with it, are queued again.
 """
@@ -90,11 +89,3 @@ def when_dry(crawl) -> int:
         log.info("crawl %s: queues dry, %s added %d Targets", crawl.pk, stage, len(new_ids))
         run_batch_followups(crawl, StepResult(crawl.pk, new_target_ids=new_ids))  # placement of the new Targets
     return len(new_ids)
-
-
-def after_finish(crawl) -> None:
-    """Every site of the finished crawl gets its combined verdict, queued behind the pairs' last pass
-    (evaluation.followup.after_finish runs first), so the kept pairs are there to read."""
-    from frontier.site_verdicts import combine_site_verdicts
-
-    enqueue(combine_site_verdicts, crawl.pk, queue_name="score")

@@ -7,7 +7,7 @@ code path can leave a pending Target without its host's row, which would never b
 They only raise: a Target made pending (inserted, or updated from another state), given a higher
 priority or another queue raises its row's ``best_priority``; one postponed (``due_at`` later than
 now) moves ``wake_at`` earlier instead. Lowering needs the host's other Targets, so leasing does it
-(frontier.host_queues.refresh) on rows it holds locked. A third trigger copies a host's
+(crawlweb.services.host_queues.refresh) on rows it holds locked. A third trigger copies a host's
 ``last_served_at`` into its rows, for the round-robin order, and wakes its rows asleep past its
 politeness clock if the clock is set back (leasing puts the rows of hosts waiting for their clocks
 to sleep).

@@ -1,5 +1,5 @@
 """Convert a Link Predictor saved with joblib (the format before models were stored as data) to the
-JSON data format (training/learn/link_model.py), checking that both score links alike.
+JSON data format (frontier/classifiers/link_model.py), checking that both score links alike.
 
     .venv/bin/python scripts/convert_link_predictor.py OLD.joblib [--out frontier/classifiers/data/link_predictor.json]
 
@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 from frontier.classifiers.link_features import LinkContext  # noqa: E402
 from frontier.classifiers.link_predictor import LinkPredictor  # noqa: E402
 from frontier.classifiers.shipped_link_predictor import DEFAULT_MODEL_PATH, load_link_model, save_link_model  # noqa: E402
-from training.learn.link_model import LinkModel  # noqa: E402
+from frontier.classifiers.link_model import LinkModel  # noqa: E402
 
 # Links of every kind the features look at: switchers, hreflang, flags, plain navigation.
 PROBES = [LinkContext(url="http://primer.rs/en/", anchor_text="English", hreflang="en"),

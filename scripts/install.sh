@@ -55,7 +55,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 # Bytecode for the project's own modules (an editable install leaves them uncompiled), so that a
 # worker starts without compiling them even where PYTHONDONTWRITEBYTECODE is set.
-.venv/bin/python -m compileall -q crawlweb frontier evaluation labeling training >/dev/null
+.venv/bin/python -m compileall -q crawlweb frontier evaluation labeling training console >/dev/null
 # axe-core for the browser tests' accessibility checks: into .venv, beside the other test tools.
 if [ "$with_test" = 1 ] && [ ! -f .venv/axe/node_modules/axe-core/axe.min.js ]; then
     echo "installing axe-core (npm) into .venv/axe"

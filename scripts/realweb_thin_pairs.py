@@ -3,7 +3,7 @@
     .venv/bin/python scripts/realweb_thin_pairs.py [--web /work/realweb] [--under 300] > thin.json
 
 A pair is thin when the shorter of its two *bodies* (the lines beyond the site's template, as the
-pair classifier reads them: training.learn.page_body) is under ``--under`` characters. Each item
+pair classifier reads them: evaluation.bodies.page_body) is under ``--under`` characters. Each item
 gives the site, the two URLs, both pages' visible text (as the crawler stores it) and the two
 bodies, and *not* the pair's current status, so that an auditor decides by the rule alone; the
 statuses stay in the manifests, to be compared with the audit afterwards.
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from crawlweb.crawler.htmlparse import parse_html  # noqa: E402
 from frontier.classifiers.real_sites import load_truth, site_pages  # noqa: E402
-from training.learn.page_body import SiteLines, bodies  # noqa: E402
+from evaluation.bodies.page_body import SiteLines, bodies  # noqa: E402
 
 TEXT_CHARS = 4000  # enough of a thin page to read it whole
 

@@ -7,7 +7,7 @@
 # Redis database, VAR_DIR and free loopback ports. Most of their time is spent waiting on sockets
 # and politeness clocks, so six at once on two cores take little longer than the longest alone.
 # With arguments (-k leasing, a path) each pass runs whole, once. Without, the docs site is built
-# first (mkdocs build --strict).
+# first (mkdocs build --strict) and the floors are checked (lint-imports).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/services.sh || exit 1
@@ -81,11 +81,15 @@ start() {
     outputs+=("$log")
 }
 
-# The docs site first (the whole run only): a broken link or anchor fails it (mkdocs.yml says strict).
-# Built under VAR_DIR, so a run leaves the working tree as it found it.
+# The docs site and the floors first (the whole run only): a broken link or anchor fails the build
+# (mkdocs.yml says strict); a module importing a floor above its own, or a pure library importing
+# Django, fails lint-imports (the contracts in pyproject.toml). Both write under VAR_DIR only, so a
+# run leaves the working tree as it found it.
 if [ "$#" -eq 0 ]; then
     echo "== docs: mkdocs build --strict =="
     NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$VAR_DIR/site" || exit 1
+    echo "== floors: lint-imports =="
+    .venv/bin/lint-imports --no-logo --cache-dir "$VAR_DIR/import-linter-cache" || exit 1
 fi
 
 echo "== pytest processes side by side: the first prints as it goes, each other's output follows when it ends =="

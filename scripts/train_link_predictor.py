@@ -22,7 +22,7 @@ from frontier.classifiers.predictor_training import (  # noqa: E402
     train_shipped_model,
 )
 from frontier.classifiers.real_sites import DEFAULT_ROOT  # noqa: E402
-from training.learn.link_model import LinkModel  # noqa: E402
+from frontier.classifiers.link_model import LinkModel  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ VILLAGE_WORDS = {"kuća": "house", "planina": "mountain", "jezero": "lake", "šu
 
 def two_way_lexicon(directory: Path, words: dict[str, str]):
     """A Serbian–English Lexicon of ``words`` (one translation each), read back from dictd files."""
-    from training.learn.lexicon import Lexicon
+    from evaluation.bodies.lexicon import Lexicon
 
     return Lexicon.from_dictd(write_dictd(directory / "sr-en", words),
                               write_dictd(directory / "en-sr", {en: sr for sr, en in words.items()}), ("sr", "en"))

@@ -1,6 +1,6 @@
 """The one-line evidence of a site verdict on the dashboard, from the JSON the detector and the
-crawl-end combination store (crawlweb/dashboard/evidence.py, pure)."""
-from crawlweb.dashboard.evidence import verdict_summary
+crawl-end combination store (console/dashboard/evidence.py, pure)."""
+from console.dashboard.evidence import verdict_summary
 
 
 def test_a_detector_verdict_says_what_was_read_and_seen():

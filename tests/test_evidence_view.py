@@ -1,5 +1,5 @@
-"""A verdict's whole evidence laid out for reading (crawlweb/dashboard/evidence_view.py; pure)."""
-from crawlweb.dashboard.evidence_view import evidence_entries
+"""A verdict's whole evidence laid out for reading (console/dashboard/evidence_view.py; pure)."""
+from console.dashboard.evidence_view import evidence_entries
 
 
 def test_known_keys_get_labels_records_become_tables_and_nested_records_nest():

@@ -13,7 +13,7 @@ from django.core.management import get_commands, load_command_class
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "reference"
-APPS = ("crawlweb", "frontier", "evaluation", "labeling", "training")
+APPS = ("crawlweb", "frontier", "evaluation", "labeling", "training", "console")
 # Readers in crawlweb/settings.py whose first argument is the variable's name.
 SETTING_READERS = {"env_str", "env_bool", "env_number", "env_choice", "env_list", "secret_key", "redis_url",
                    "database_from_url", "_lexicon", "_lexicon_languages", "_growth"}

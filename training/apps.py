@@ -8,6 +8,11 @@ class TrainingConfig(AppConfig):
 
     def ready(self):
         from training import signals  # noqa: F401  (connects the judgment and evaluation-closed triggers)
-        from training.promoted import register_uncertainty_sources
+        from evaluation import trained_models as scoring_models
+        from frontier import trained_models as frontier_models
+        from training import promoted
 
-        register_uncertainty_sources()
+        promoted.register_uncertainty_sources()
+        # The floors below read the promoted models through these hooks (they never import training).
+        frontier_models.provide(promoted.link_predictor, promoted.detector_min_likelihood)
+        scoring_models.provide(promoted.pair_decider)

@@ -13,10 +13,10 @@ import threading
 
 from frontier.classifiers.shipped_link_predictor import default_link_predictor
 from training.learn.features import filter_kept_after_one_to_one, filter_said_keep, pair_features
-from training.lexicon_in_use import lexicon_in_use
-from training.learn.link_model import LinkModel
+from evaluation.lexicon_in_use import lexicon_in_use
+from frontier.classifiers.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
-from training.learn.page_body import SiteLines
+from evaluation.bodies.page_body import SiteLines
 from training.learn.pair_classifier import KEEP_AT, PairClassifier
 from training.learn.threshold import threshold_from_data
 from training.models import TrainedModel

@@ -24,7 +24,7 @@ from crawlweb.crawler.fetch import UNEXPECTED, FetchResult
 from crawlweb.crawler.urls import site_name
 from crawlweb.jobs.allocator import limit_arenas, release_free_memory
 from crawlweb.jobs.queueing import describe_jobs, enqueue, pending_crawl_jobs, queue_behind_crawl_jobs, uses_redis
-from crawlweb.models import Crawl
+from crawlweb.models import Crawl, Target
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
                                         run_step_followups)
@@ -35,7 +35,6 @@ from crawlweb.services.page_prep import failed_preparation, keeps_page
 from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
 from crawlweb.services import table_statistics
 from crawlweb.tallies.fold import fold_tallies
-from frontier.models import Target
 
 log = logging.getLogger(__name__)
 # How long an idle step waits for a host's politeness clock before handing over to the next job.

@@ -20,9 +20,8 @@ from django.db.models import Field, JSONField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from crawlweb.models import Crawl, Link, Page
+from crawlweb.models import Crawl, Link, Page, Target
 from crawlweb.services.hosts import cached_host_ids, forget_host_ids, hosts_for
-from frontier.models import Target
 
 
 class LinkRow(NamedTuple):

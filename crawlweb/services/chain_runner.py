@@ -20,9 +20,8 @@ from django.utils import timezone
 
 from crawlweb.jobs.crawl_step import crawl_step, hand_back, in_process_lease_owners
 from crawlweb.jobs.queueing import job_name, pending_crawl_jobs, uses_redis
-from crawlweb.models import Crawl
+from crawlweb.models import Crawl, Target
 from crawlweb.process_identity import Liveness, liveness, parse, this_process
-from frontier.models import Target
 
 HEARTBEAT_MISSES = 3  # a runner on another machine unheard of for this many watch intervals is gone
 DEFAULT_WATCH_S = 30.0  # the heartbeat's pace when the watch is off (CRAWLER_CHAIN_WATCH_SECONDS=0)

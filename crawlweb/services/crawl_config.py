@@ -21,8 +21,7 @@ from django.core.exceptions import ValidationError
 from crawlweb.bounded_json import MAX_DEPTH, value_depth
 from crawlweb.crawler.politeness import MAX_HOST_INTERVAL_S
 from crawlweb.crawler.urls import DEFAULT_SESSION_PARAMS, RuleError, UrlRules
-from frontier.strategies.settings import errors as discovery_errors
-from frontier.placement import frontier_config_errors
+from crawlweb.services.crawl_policy import config_errors
 
 ADDRESS_POLICIES = ("public", "loopback", "private")
 KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
@@ -94,8 +93,7 @@ class CrawlConfig:
         sitemaps = config.get("sitemaps", True)
         if not isinstance(sitemaps, bool):
             errors["sitemaps"] = f"must be true or false, not {sitemaps!r}"
-        errors.update(discovery_errors(config))
-        errors.update(frontier_config_errors(config))  # "modules", "priority"
+        errors.update(config_errors(config))  # the frontier's keys: discovery, "modules", "priority"
         if errors:
             raise ValidationError(errors)
         return cls(rules=rules, session_params=tuple(params), host_aliases=aliases,

@@ -29,7 +29,7 @@ STEP_FOLLOWUPS: list[str] = [
 ]
 FINISH_FOLLOWUPS: list[str] = [
     "evaluation.followup.after_finish",
-    "frontier.discovery_followup.after_finish",  # after the pairs' last pass was queued: verdicts read them
+    "evaluation.followup.verdicts_after_finish",  # after the pairs' last pass was queued: verdicts read them
 ]
 # Each entry of TAKEOVER_FOLLOWUPS is a function ``(crawl) -> None`` called when a running crawl's
 # steps are taken over from a process that died (embedded mode, crawlweb.services.chain_runner):

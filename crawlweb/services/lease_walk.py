@@ -12,7 +12,7 @@ Rows are read a chunk at a time and locked with their hosts (FOR UPDATE OF both,
 two workers never take the same host; each row's best Target due now is looked up beside it (the
 first entry of target_host_best). A row whose stored priority is above that Target's (a Target
 postponed, finished or lowered since the row was raised) still counts at its true priority, and is
-lowered after the lease; frontier.best_first says when enough rows were read. A row whose host
+lowered after the lease; crawlweb.services.best_first says when enough rows were read. A row whose host
 waits for its politeness clock is put to sleep until the clock runs out (HostQueue.asleep_until: out
 of the order's partial indexes; a trigger wakes it sooner if the clock is set back): the hosts a
 crawl has just served, which are the ones at the top of its order, are read once per wait, not by
@@ -33,8 +33,8 @@ from django.db import connection
 from django.db.models import Q
 
 from crawlweb.models import Crawl
-from frontier.best_first import BestFirst
-from frontier.host_queues import ROW_TARGETS_DUE
+from crawlweb.services.best_first import BestFirst
+from crawlweb.services.host_queues import ROW_TARGETS_DUE
 
 # Rows read per chunk beyond the batch asked: a row or two above its Targets costs no second round
 # trip. Few: the rows read stay locked until the batch commits, out of other workers' reach.

@@ -30,12 +30,11 @@ from django.utils import timezone
 
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.scriptlinks import is_script_url
-from crawlweb.models import Crawl, Host, Page
+from crawlweb.models import Crawl, Host, HostQueue, Page, Target
 from crawlweb.services.bulk_rows import case_by_id
 from crawlweb.services.lease_walk import walk
-from frontier.host_queues import refresh, wake_due_rows
-from frontier.models import HostQueue, Target
-from frontier.strategies.queues import queue_order
+from crawlweb.services.crawl_policy import queue_order
+from crawlweb.services.host_queues import refresh, wake_due_rows
 
 # claim_host: seconds added to two politeness intervals for the longest wait for a host, and
 # how often the host is looked at meanwhile.

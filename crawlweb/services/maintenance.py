@@ -8,9 +8,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from crawlweb.models import Crawl, Host, Page
+from crawlweb.models import Crawl, Host, Page, Target
 from crawlweb.services.leasing import expired_lease
-from frontier.models import Target
 
 
 @dataclass

@@ -22,7 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from crawlweb.crawler.urls import InvalidURL, normalize_url
-from crawlweb.models import Crawl, Host, Page
+from crawlweb.models import Crawl, Host, Page, Target
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
@@ -30,7 +30,6 @@ from crawlweb.services.leasing import Lease, claim_host, expired_lease, in_fligh
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import host_interval, record_outcome, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
-from frontier.models import Target
 
 # A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
 MAX_ROUNDS = 2

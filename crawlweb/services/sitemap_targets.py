@@ -25,10 +25,9 @@ from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.sitemaps import root_sitemaps
 from crawlweb.crawler.urls import InvalidURL, normalize_url
-from crawlweb.models import Host, Link
+from crawlweb.models import Host, Link, Target
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.targets import NewTarget
-from frontier.models import Target
 
 # An index's sitemaps are read; sitemaps named by those are not (sitemaps.org forbids nested
 # indexes; a site that nests them anyway cannot send the crawl down an endless chain).

@@ -25,10 +25,11 @@ from crawlweb.crawler.fetch import UNEXPECTED, FetchResult, backoff_seconds, is_
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.robots import RobotsPolicy
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name
-from crawlweb.models import Crawl, Host, Page
+from crawlweb.models import Crawl, Host, Page, Target
 from crawlweb.services.bulk_rows import (LinkRow, case_by_id, insert_links, insert_pages, insert_skips_stored_pages,
                                          lock_crawl_store)
 from crawlweb.services.crawl_config import CrawlConfig
+from crawlweb.services.crawl_policy import CrawlStrategy, LinkOut, strategy_for
 from crawlweb.services.followups import StepResult
 from crawlweb.services.leasing import Lease, release_hosts
 from crawlweb.services.network import NetworkOutcome
@@ -36,9 +37,6 @@ from crawlweb.services.page_prep import PreparedPage, db_text, failed_preparatio
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets, sitemap_entry_targets
 from crawlweb.services.store_refusals import refused_for_its_values
 from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
-from frontier.models import Target
-from frontier.strategies import strategy_for
-from frontier.strategies.base import LinkOut, Strategy
 
 log = logging.getLogger(__name__)
 # Per process, keyed by host and expiry. Bounded by the robots.txt text it holds (a policy's parse is a
@@ -323,7 +321,7 @@ def _stored_pages(crawl: Crawl, md5s: set[str]) -> dict[str, Page]:
     return {page.md5: page for page in Page.objects.filter(crawl=crawl, md5__in=md5s).only("id", "md5", "url")}
 
 
-def _planned_targets(strategy: Strategy, item: Fetched, page: Page) -> list[NewTarget]:
+def _planned_targets(strategy: CrawlStrategy, item: Fetched, page: Page) -> list[NewTarget]:
     """The crawl's strategy decides which links become Targets, in which queue, at which priority."""
     target, prepared = item.lease.target, item.prepared
     outs = [LinkOut(link.candidate, link.values["out_of_site"], link.target_site)

@@ -12,7 +12,7 @@ home pages (together they list every generated site) plus the roots of merged re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
 from .judging_cases import judging_truth
@@ -23,10 +23,26 @@ from .sites import (BILINGUAL, DIRECTORY, HALF, ISO_OF, ORPHAN_FIRST, ORPHAN_SEC
 from .specials import LOOPBACK_TARGET, PRIVATE_TARGET, REDIRECT_CHAIN, SPECIAL_PATHS
 
 if TYPE_CHECKING:
-    from .generator import TestWeb
+    from .pages import PageModel
+    from .real_sites import RealSites
 
 
-def _site_truth(web: "TestWeb", site: SiteSpec) -> dict:
+class GeneratedWeb(Protocol):
+    """What the truth reads of a generated web (generator.TestWeb, whose truth() calls build_truth):
+    named here, so that truth.py does not import the generator back (no import cycle)."""
+
+    seed: int
+    size: int
+    pages_per_site: int
+    size_distribution: str
+    sites: list[SiteSpec]
+    case_site: SiteSpec | None
+    real_sites: RealSites | None
+
+    def site_pages(self, site: SiteSpec) -> dict[str, PageModel]: ...
+
+
+def _site_truth(web: GeneratedWeb, site: SiteSpec) -> dict:
     languages = list(dict.fromkeys(ISO_OF[code] for code in site.languages))
     entry = {
         "host": site.host, "hosts": list(site.hosts), "languages": languages,
@@ -62,7 +78,7 @@ def _site_truth(web: "TestWeb", site: SiteSpec) -> dict:
     return entry
 
 
-def special_urls(web: "TestWeb") -> dict[str, str]:
+def special_urls(web: GeneratedWeb) -> dict[str, str]:
     special = next((s for s in web.sites if s.kind == SPECIAL), None)
     urls: dict[str, str] = {}
     if special is not None:
@@ -90,7 +106,7 @@ def special_urls(web: "TestWeb") -> dict[str, str]:
     return urls
 
 
-def build_truth(web: "TestWeb") -> dict:
+def build_truth(web: GeneratedWeb) -> dict:
     sites = [_site_truth(web, site) for site in web.sites]
     seeds = [site.home_url() for site in web.sites if site.kind == DIRECTORY]
     if web.real_sites is not None:

@@ -33,10 +33,10 @@ language, another restaurant's home page with its menu) align 0.71 and 0.86, the
 """
 from __future__ import annotations
 
-from training.learn.alignment import aligned_share
-from training.learn.lexicon import Lexicon, stems
-from training.learn.page_body import SiteLines, bodies
-from training.learn.sentence_alignment import align
+from evaluation.bodies.alignment import aligned_share
+from evaluation.bodies.lexicon import Lexicon, stems
+from evaluation.bodies.page_body import SiteLines, bodies
+from evaluation.bodies.sentence_alignment import align
 
 MIN_KNOWN = 30  # fewer known words each way: too little body to judge (forms, galleries)
 MIN_COVERAGE = 0.45

@@ -46,9 +46,9 @@ from dataclasses import dataclass
 
 from crawlweb.crawler.htmlparse import parse_html
 from crawlweb.language.transliterate import cyrillic_to_latin
-from training.learn.alignment import aligned_share
-from training.learn.lexicon import Lexicon, stems
-from training.learn.page_body import NUMBER, SiteLines, jaccard, page_lines, profile_correlation, ratio
+from evaluation.bodies.alignment import aligned_share
+from evaluation.bodies.lexicon import Lexicon, stems
+from evaluation.bodies.page_body import NUMBER, SiteLines, jaccard, page_lines, profile_correlation, ratio
 
 from .records import CandidatePair, PageRecord, check_languages
 

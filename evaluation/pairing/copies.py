@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from training.learn.page_body import page_lines
+from evaluation.bodies.page_body import page_lines
 
 from .records import CandidatePair, base_language
 

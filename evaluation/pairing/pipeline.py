@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from training.learn.lexicon import Lexicon
+from evaluation.bodies.lexicon import Lexicon
 
 from .content import LEXICON_THRESHOLD as CONTENT_LEXICON_THRESHOLD, THRESHOLD as CONTENT_THRESHOLD, content_pairs
 from .declared import hreflang_pairs

@@ -27,8 +27,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag
 
-from training.learn.lexicon import Lexicon
-from training.learn.page_body import SiteLines
+from evaluation.bodies.lexicon import Lexicon
+from evaluation.bodies.page_body import SiteLines
 
 from .body_coverage import MIN_ALIGNED, MIN_ALIGNMENT, MIN_COVERAGE, body_coverage_reason
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns

@@ -39,7 +39,7 @@ class PairsSettings:
                                           # removed (evaluation/pairing/body_coverage.py; 0 = off)
     min_aligned_share: float = 0.3       # ...and so are bodies whose lines it finds too little aligned (0 = off)
     min_sentence_alignment: float = 0.67  # ...unless this share of their sentences align: an adapted translation
-                                          # (training/learn/sentence_alignment.py; 0 = off)
+                                          # (evaluation/bodies/sentence_alignment.py; 0 = off)
     copies_rule: bool = True              # copies of one page in a language keep one pair with the other language's
                                           # distinct pages, the best-aligned (evaluation/pairing/copies.py)
     check_structure: bool = False         # STRAND over the pages' stored tag signatures (Page.tag_signature)

@@ -44,10 +44,10 @@ from evaluation.pairing.scripts import script_variant_pairs, serbian_scripts, sp
 from evaluation.pairing.similarity import PairVerdict, filter_pairs, pattern_weights
 from evaluation.services.patterns import lock_site
 from frontier.models import Target
-from training.learn.page_body import SiteLines, bodies
-from training.learn.sentence_alignment import align
-from training.lexicon_in_use import lexicon_in_use
-from training.promoted import pair_decider
+from evaluation.bodies.page_body import SiteLines, bodies
+from evaluation.bodies.sentence_alignment import align
+from evaluation.lexicon_in_use import lexicon_in_use
+from evaluation.trained_models import pair_decider
 
 DEAD_STATUS = (404, 410)  # a site's own link that answered this is a dead link (deep.dead_link_guesses)
 MAX_DEAD_LINKS = 100  # dead links of a site guessed in one scoring (two guesses each)

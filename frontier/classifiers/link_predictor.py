@@ -6,7 +6,7 @@ scaling fitted on held-out folds. A linear SVM suits sparse binary text features
 milliseconds, and the calibration folds are deterministic (StratifiedKFold without shuffling);
 SVC(probability=True) would do the same Platt fit but with a slower kernel solver and libsvm's own
 internal randomness. class_weight="balanced" because translation links are a few percent of links.
-A trained predictor is stored as data, never pickled: training/learn/link_model.py (LinkModel) holds its
+A trained predictor is stored as data, never pickled: frontier/classifiers/link_model.py (LinkModel) holds its
 numbers and scores links with them; the shipped one is frontier/classifiers/shipped_link_predictor.py.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shipped Link Predictor, stored as data: frontier/classifiers/data/link_predictor.json.
 
-It is the JSON format of retrained Link Predictors (training/learn/link_model.py: vocabulary and the
+It is the JSON format of retrained Link Predictors (frontier/classifiers/link_model.py: vocabulary and the
 numbers of the calibrated linear SVMs), loaded through its schema check, so the file cannot run code;
 a pickle or joblib file in its place is refused with a clear error (ModelDataError).
 scripts/train_link_predictor.py rebuilds it; scripts/convert_link_predictor.py converted the joblib
@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from training.learn.link_model import LinkModel
+from frontier.classifiers.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "link_predictor.json"

@@ -1,6 +1,7 @@
-from frontier.models.targets import LayerPlacement, Target
-from frontier.models.host_queues import HostQueue  # noqa: F401
-from frontier.models.discovery import ClassifierModel, SiteVerdict  # noqa: F401
-from frontier.models.structure import SiteStructure  # noqa: F401
+# Target and HostQueue are the crawl engine's (crawlweb/models/), under this app's label: named here too.
+from crawlweb.models import HostQueue, Target
+from frontier.models.placements import LayerPlacement
+from frontier.models.discovery import ClassifierModel, SiteVerdict
+from frontier.models.structure import SiteStructure
 
-__all__ = ["LayerPlacement", "Target"]
+__all__ = ["ClassifierModel", "HostQueue", "LayerPlacement", "SiteStructure", "SiteVerdict", "Target"]

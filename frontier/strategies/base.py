@@ -8,17 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from crawlweb.services.crawl_policy import LinkOut
 from crawlweb.services.targets import Candidate
 from frontier.strategies.settings import DiscoverySettings
-
-
-@dataclass
-class LinkOut:
-    """One followable link of a fetched page, as the strategy sees it."""
-
-    candidate: Candidate
-    out_of_site: bool
-    site: str  # site name of the link's target host
 
 
 @dataclass

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from crawlweb.services import demo_crawl
+from console import demo_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from tests.browser.screenshots import screenshot_path

@@ -1,8 +1,8 @@
 """Presets and the method lines of a crawl's configuration: pure, no database."""
 from types import SimpleNamespace
 
-from crawlweb.crawl_setup.methods import configuration_rows
-from crawlweb.crawl_setup.presets import BILINGUAL_TOPIC, PRESETS, preset_named
+from console.crawl_setup.methods import configuration_rows
+from console.crawl_setup.presets import BILINGUAL_TOPIC, PRESETS, preset_named
 from frontier.topic_filter import TopicDefinition
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from crawlweb.crawl_setup.presets import PRESETS
+from console.crawl_setup.presets import PRESETS
 from crawlweb.models import Crawl, SeedList
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,7 +5,7 @@ transaction and deleted at the end of the package."""
 from __future__ import annotations
 
 import pytest
-from crawlweb.services.demo_crawl import CONFIG
+from console.demo_crawl import CONFIG
 from tests.conftest import crawl_outside_tests
 
 BUDGET = 100

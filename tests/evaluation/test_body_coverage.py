@@ -6,7 +6,7 @@ from evaluation.pairing import body_coverage
 from evaluation.pairing.body_coverage import body_coverage_reason
 from evaluation.pairing.records import CandidatePair, PageRecord
 from evaluation.pairing.similarity import filter_pair, filter_pairs
-from training.learn.lexicon import Lexicon
+from evaluation.bodies.lexicon import Lexicon
 
 from ..dictd import DEBIAN_LEXICON, VILLAGE_WORDS, two_way_lexicon
 from .realsites import REAL_SITES, load_real_sites

@@ -4,8 +4,8 @@ import pytest
 from crawlweb.crawler.htmlparse import parse_html
 from evaluation.pairing.content import THRESHOLD, anchors_of, content_pairs, content_score, names_in
 from evaluation.pairing.records import PageRecord
-from training.learn.lexicon import Lexicon
-from training.learn.page_body import SiteLines
+from evaluation.bodies.lexicon import Lexicon
+from evaluation.bodies.page_body import SiteLines
 
 from ..dictd import DEBIAN_LEXICON, VILLAGE_WORDS, two_way_lexicon, write_dictd
 from .realsites import REAL_SITES, load_real_sites

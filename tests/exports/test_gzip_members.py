@@ -5,7 +5,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from crawlweb.exports.gzip_members import complete_members
+from console.exports.gzip_members import complete_members
 
 
 def _warc(urls):

@@ -4,8 +4,8 @@ import csv
 import io
 import json
 
-from crawlweb.exports.tables import csv_lines, json_array, tsv_lines
-from crawlweb.exports.text import language_tag, tsv_cell
+from console.exports.tables import csv_lines, json_array, tsv_lines
+from console.exports.text import language_tag, tsv_cell
 
 ROWS = [{"url": "http://a.rs/sr/", "text": "jedan\tdva\nnovi red", "score": 0.123456789, "kept": True},
         {"url": "http://a.rs/en/", "text": 'one, "two"', "score": None, "kept": False}]

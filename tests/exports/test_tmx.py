@@ -2,7 +2,7 @@
 import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 
-from crawlweb.exports.tmx import TranslationUnit, tmx_document
+from console.exports.tmx import TranslationUnit, tmx_document
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 REQUIRED_HEADER = {"creationtool", "creationtoolversion", "segtype", "o-tmf", "adminlang", "srclang", "datatype"}

@@ -4,7 +4,7 @@ import tracemalloc
 import pytest
 from django.utils import timezone
 
-from crawlweb.exports.catalog import EXPORTS
+from console.exports.catalog import EXPORTS
 from crawlweb.models import Crawl, Host, Page, Site
 from evaluation.models import CandidatePair
 

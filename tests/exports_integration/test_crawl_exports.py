@@ -6,7 +6,7 @@ from django.core.management.base import CommandError
 from django.http import FileResponse
 
 from crawlweb.crawler.urls import normalize_url
-from crawlweb.exports.catalog import EXPORTS
+from console.exports.catalog import EXPORTS
 from crawlweb.models import Page
 from crawlweb.services.network import close_warc_writers
 from evaluation.models import CandidatePair, SiteCredibility

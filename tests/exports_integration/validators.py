@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 from warcio.archiveiterator import ArchiveIterator
 
-from crawlweb.exports.pair_rows import PAIR_COLUMNS, SEGMENT_COLUMNS
-from crawlweb.exports.site_rows import SITE_COLUMNS
+from console.exports.pair_rows import PAIR_COLUMNS, SEGMENT_COLUMNS
+from console.exports.site_rows import SITE_COLUMNS
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 TMX_HEADER = {"creationtool", "creationtoolversion", "segtype", "o-tmf", "adminlang", "srclang", "datatype"}

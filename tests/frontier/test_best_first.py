@@ -1,5 +1,5 @@
 """Choosing the best hosts from rows read in the order of an upper bound of their keys."""
-from frontier.best_first import BestFirst
+from crawlweb.services.best_first import BestFirst
 
 
 def key(priority: float, served: int, host: int) -> tuple:

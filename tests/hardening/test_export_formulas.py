@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from crawlweb.exports.tables import csv_lines, tsv_lines
+from console.exports.tables import csv_lines, tsv_lines
 from crawlweb.models import Page, Site
 from evaluation.models import CandidatePair
 from tests.labeling.conftest import make_crawl

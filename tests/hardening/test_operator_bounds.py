@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from crawlweb.crawl_setup.form import CrawlSetupForm
+from console.crawl_setup.form import CrawlSetupForm
 from crawlweb.models import Crawl, SeedList
 from crawlweb.services.crawl_config import CrawlConfig
 

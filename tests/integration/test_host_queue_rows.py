@@ -11,7 +11,7 @@ from crawlweb.services.hosts import host_for
 from crawlweb.services.leasing import hand_back_leases, lease_batch
 from frontier.host_queue_triggers import drop_triggers, ensure_triggers, existing_triggers
 from frontier.models import HostQueue, Target
-from frontier.models.host_queues import NEVER_SERVED
+from crawlweb.models.host_queues import NEVER_SERVED
 
 pytestmark = pytest.mark.django_db
 

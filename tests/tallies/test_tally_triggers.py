@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from crawlweb.dashboard.live import live_counters
+from console.dashboard.live import live_counters
 from crawlweb.models import Crawl, Host, LayerTally, MemberTally, Page, PageTally, Site, TargetTally
 from crawlweb.tallies import fold, triggers, trigger_sql
 from crawlweb.tallies.feeds import TARGETS

@@ -1,8 +1,8 @@
 """Line alignment with a dictionary: a translation keeps its lines in order, a text of its own does not."""
 import pytest
 
-from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, aligned_share, alignment_features
-from training.learn.lexicon import Lexicon, stems
+from evaluation.bodies.alignment import ALIGNMENT_FEATURE_NAMES, aligned_share, alignment_features
+from evaluation.bodies.lexicon import Lexicon, stems
 
 from ..dictd import VILLAGE_WORDS, two_way_lexicon
 

@@ -5,8 +5,8 @@ import pytest
 
 from crawlweb.crawler.htmlparse import parse_html
 from training.learn.features import FEATURE_NAMES, pair_features
-from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, LexiconError, lexicon_features, read_dictd, stem
-from training.learn.page_body import SiteLines, bodies
+from evaluation.bodies.lexicon import LEXICON_FEATURE_NAMES, Lexicon, LexiconError, lexicon_features, read_dictd, stem
+from evaluation.bodies.page_body import SiteLines, bodies
 from training.learn.pair_classifier import CLASSIFIER_FEATURES
 
 from ..dictd import DEBIAN_LEXICON, write_dictd

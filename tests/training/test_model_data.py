@@ -7,7 +7,7 @@ import pytest
 
 from frontier.classifiers.link_features import LinkContext
 from training.learn.features import FEATURE_NAMES, pair_features
-from training.learn.link_model import LinkModel
+from frontier.classifiers.link_model import LinkModel
 from crawlweb.model_data import ModelDataError
 from training.learn.pair_classifier import CLASSIFIER_FEATURES, VERSION, PairClassifier
 from training.learn.threshold import ThresholdChoice, threshold_data, threshold_from_data

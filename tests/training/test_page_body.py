@@ -1,5 +1,5 @@
 """Body features beyond a site's template."""
-from training.learn.page_body import SiteLines, body_features
+from evaluation.bodies.page_body import SiteLines, body_features
 
 MENU_SR = "Početna\nO nama\nKontakt\nSRB | ENG"
 MENU_EN = "Home\nAbout\nContact\nSRB | ENG"

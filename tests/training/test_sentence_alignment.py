@@ -7,9 +7,9 @@ restaurant that says something else (its catering offer) in the same words.
 """
 import pytest
 
-from training.learn import sentence_alignment
-from training.learn.alignment import aligned_share
-from training.learn.sentence_alignment import (ALIGNMENT_SCORE_FEATURE_NAMES, align, alignment_score,
+from evaluation.bodies import sentence_alignment
+from evaluation.bodies.alignment import aligned_share
+from evaluation.bodies.sentence_alignment import (ALIGNMENT_SCORE_FEATURE_NAMES, align, alignment_score,
                                                alignment_score_features, cognate_key, fold, shape_of, units_of)
 
 from ..dictd import two_way_lexicon

@@ -14,18 +14,18 @@ have in common (a translation shares only names and loanwords with its original;
 "translation" kept the body in one language shares most of it: Pupsniffer's "partial" and
 boilerplate-only pairs), how many words that is, the share of numbers in common (a translation
 keeps its numbers), and the shorter text's length (menus-only pages are short); and what the two
-pages say beyond their site's template (training.learn.page_body, with the site's line counts when
+pages say beyond their site's template (evaluation.bodies.page_body, with the site's line counts when
 the caller has them).
 
 A flag from scoring: whether the one-to-one choice dropped the pair for a better-scored rival
 (``scores["one_to_one_dropped"]``; such a pair stays removed, training.promoted.PairDecider).
-What a bilingual dictionary says of the two bodies (training.learn.lexicon, when the caller has
+What a bilingual dictionary says of the two bodies (evaluation.bodies.lexicon, when the caller has
 one): the share of each body's dictionary words translated in the other, which tells a translated
 body from a body of its own under a translated frame; and how much of the two bodies aligns line by
-line in order (training.learn.alignment), which tells a translation from a text of its own on the
+line in order (evaluation.bodies.alignment), which tells a translation from a text of its own on the
 same topic. What the evaluators' thin-page rule reads (training.learn.translated_content): whether
 the two bodies have a translated sentence, and how many translated words. How much of the two bodies
-aligns sentence by sentence, sections allowed to move (training.learn.sentence_alignment: its score,
+aligns sentence by sentence, sections allowed to move (evaluation.bodies.sentence_alignment: its score,
 the share of body lines at least half aligned), which tells an adapted translation from a page of its
 own.
 
@@ -39,10 +39,10 @@ import math
 import re
 from collections.abc import Collection, Mapping
 
-from training.learn.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
-from training.learn.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
-from training.learn.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
-from training.learn.sentence_alignment import ALIGNMENT_SCORE_FEATURE_NAMES, alignment_score_features
+from evaluation.bodies.alignment import ALIGNMENT_FEATURE_NAMES, alignment_features
+from evaluation.bodies.lexicon import LEXICON_FEATURE_NAMES, Lexicon, lexicon_features
+from evaluation.bodies.page_body import BODY_FEATURE_NAMES, SiteLines, bodies, body_features
+from evaluation.bodies.sentence_alignment import ALIGNMENT_SCORE_FEATURE_NAMES, alignment_score_features
 from training.learn.translated_content import TRANSLATED_CONTENT_FEATURE_NAMES, translated_content_features
 
 METHODS = ("hreflang", "switch", "local", "rescue_global", "rescue_domain", "deep", "content")

@@ -10,7 +10,7 @@ It reads a named part of training.learn.features (``CLASSIFIER_FEATURES``): Def.
 length ratio, STRAND difference, languages and scripts, pattern and site credibility (what the issue
 names), and what the evaluators' thin-page rule reads (the shorter body, the dictionary's cover of it,
 translated sentences and words: training.learn.translated_content), and how much of the two bodies
-aligns sentence by sentence (training.learn.sentence_alignment: an adapted translation aligns, a page of
+aligns sentence by sentence (evaluation.bodies.sentence_alignment: an adapted translation aligns, a page of
 its own does not; added in version 3, issue 31). Measured on the judged pools of
 three runs of bench/learning.py (seeds 1–3, 329–408 judged pairs), in folds that keep each site whole:
 this part 0.942 / 0.913 / 0.955; with the method flags added 0.931 / 0.913 / 0.953; every feature

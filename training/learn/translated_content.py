@@ -3,7 +3,7 @@
 Pure module. The rule evaluators judge by (data/realweb/README.md, *Thin pages*) calls a pair
 parallel when, beyond the site's template, it has at least one translated sentence or several
 translated items; a page whose only body is a heading, sort / search / form labels or names left
-untranslated is boilerplate. The bodies (training.learn.page_body.bodies) are what is beyond the
+untranslated is boilerplate. The bodies (evaluation.bodies.page_body.bodies) are what is beyond the
 template; a body line that the other body carries verbatim is left untranslated (a name, an
 address, a price); the rest is read:
 

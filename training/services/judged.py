@@ -21,7 +21,7 @@ from labeling.models import EvaluationItem, Verdict
 from labeling.uncertainty import detector_likelihood, link_contexts
 from labeling.verdicts import final_verdict
 from training.learn.features import filter_kept_after_one_to_one, pair_features
-from training.lexicon_in_use import lexicon_in_use
+from evaluation.lexicon_in_use import lexicon_in_use
 from training.services.site_lines import site_lines_of
 
 LABELS = {Verdict.YES: 1, Verdict.NO: 0, Verdict.PARTIAL: 0}

@@ -1,4 +1,4 @@
-"""Each pair's site line counts (training.learn.page_body.SiteLines) from the crawl's stored pages.
+"""Each pair's site line counts (evaluation.bodies.page_body.SiteLines) from the crawl's stored pages.
 
 A pair's site is read as scoring reads it: the successful pages of the pair's site and of the sites
 its two pages are stored under (a site group such as www.x and x), so training and scoring see the
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from crawlweb.models import Page
-from training.learn.page_body import SiteLines
+from evaluation.bodies.page_body import SiteLines
 
 
 def site_lines_of(pairs) -> dict[int, SiteLines]:

@@ -15,7 +15,7 @@ from sklearn.metrics import roc_auc_score
 from frontier.classifiers.switcher_examples import switcher_examples
 from frontier.strategies.settings import DiscoverySettings
 from training.learn.comparison import compare, compare_scores
-from training.learn.link_model import LinkModel
+from frontier.classifiers.link_model import LinkModel
 from training.learn.pair_classifier import MIN_PER_LABEL, PairClassifier
 from training.learn.threshold import choose_threshold, threshold_data
 from training.models import TrainedModel

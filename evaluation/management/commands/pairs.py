@@ -10,7 +10,7 @@ from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl
 from crawlweb.progress import Snapshot
 from crawlweb.services import chain_runner
-from crawlweb.services.crawl_progress import display_for
+from frontier.crawl_progress import display_for
 from evaluation.models import CandidatePair, DiscoveredSite, DiscoveryRun
 from evaluation.services import discovery, scoring
 from evaluation.services.pairs import METHODS
