@@ -176,6 +176,27 @@ def navigation_targets(code: str, base: str, codes: list[str] | None = None, *,
     return list(found.values())
 
 
+_CALL_ARGUMENTS = re.compile(r"[A-Za-z_$][\w$.]*\s*\(([^()]{0,300})\)")
+
+
+def handler_page_arguments(code: str, base: str) -> list[str]:
+    """Same-site pages an event handler passes to a function of the site's script:
+    ``onmousedown="changeLanguage(1, 'index_eng.html')"``, ``onclick="promeni_stranicu('index.html',
+    'classes.html')"``. The function is the site's own (it navigates, or loads the page into this one),
+    so the handler leads to those pages as surely as ``location.href = '…'`` would. Only string literals
+    that name a page file (``.html``, ``.php`` …) count, never a bare path, an asset or another site."""
+    found: list[str] = []
+    for call in _CALL_ARGUMENTS.finditer(code[:MAX_SCRIPT_CHARS]):
+        for literal in _LITERAL.finditer(call.group(1)):
+            value = (_literal_value(literal.group(0)) or "").strip()
+            if not _PAGE_FILE.search(value.split("?", 1)[0].split("#", 1)[0]) or not looks_like_page_path(value):
+                continue
+            url = _resolve(value, base)
+            if url and url not in found:
+                found.append(url)
+    return found
+
+
 def _resolve(text: str, base: str, same_site_only: bool = True) -> str | None:
     text = text.strip()
     if not text or text.startswith(("#", "javascript:", "mailto:", "tel:", "data:")) or "${" in text:
