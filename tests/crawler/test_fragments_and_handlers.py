@@ -57,3 +57,15 @@ def test_a_fragments_links_are_read_against_the_page_it_is_inserted_into():
     assert {link.url for link in inserted.links} == {"http://festival.test/index.html",
                                                      "http://festival.test/index_eng.html"}
     assert inserted.url == "http://festival.test/templates/header-main.html"
+
+
+# The festival's film list (js/views_eng.js): a button written inside a string, its handler's URL built
+# by the outer string's concatenation.
+FESTIVAL_LIST = ('html += "<button type=\\"button\\" onclick=\\"window.location.replace(\'film_eng.html?movie=" + '
+                 'encodeURIComponent(this.ToJSON()) + "\');\\">Read more</button>";')
+
+
+def test_a_navigation_written_inside_a_string_names_its_page_not_the_outer_code():
+    from crawlweb.crawler.scriptlinks import navigation_targets
+    found = [link.url for link in navigation_targets(FESTIVAL_LIST, "http://festival.test/filmovi_eng.html")]
+    assert found == ["http://festival.test/film_eng.html"]
