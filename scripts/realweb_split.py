@@ -2,10 +2,13 @@
 
     .venv/bin/python scripts/realweb_split.py            # add the new manifests' hosts to the record
     .venv/bin/python scripts/realweb_split.py --check    # exit 1 when the record lacks a host or names a removed one
+    .venv/bin/python scripts/realweb_split.py --new-to-dev-train   # the new manifests' hosts all go to dev-train
 
 The record keeps the part of every host it already holds; a host it does not hold yet gets one by
 the seeded rule of crawlweb/testweb/realweb_split.py (stratified by kind: sr–en sites and the
-negatives of each language). Features, thresholds and rules are chosen on dev-train only; dev-test
+negatives of each language). With --new-to-dev-train the new hosts are listed in the record's
+"dev_train_only" and all go to dev-train, so that dev-test's membership stays fixed (a batch added after
+dev-test's figures were reported). Features, thresholds and rules are chosen on dev-train only; dev-test
 is run only to report (data/realweb/README.md, *The split*).
 """
 from __future__ import annotations
@@ -38,9 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--manifests", type=Path, default=REPO_ROOT / "data" / "realweb" / "sites")
     parser.add_argument("--split", type=Path, default=REPO_ROOT / "data" / "realweb" / "split.json")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the record is not up to date")
+    parser.add_argument("--new-to-dev-train", action="store_true",
+                        help="list the hosts the record does not hold yet as dev_train_only: they all go to dev-train")
     args = parser.parse_args(argv)
     strata = manifest_strata(args.manifests)
     old = json.loads(args.split.read_text(encoding="utf-8")) if args.split.exists() else None
+    if args.new_to_dev_train and not args.check:
+        if old is None:
+            raise SystemExit("error: --new-to-dev-train needs an existing record (the first split is made by the rule)")
+        new = sorted(set(strata) - set(recorded_parts(old)))
+        old = dict(old, dev_train_only=sorted(set(old.get("dev_train_only", [])) | set(new)))
     record = make_record(strata, old)
     before = recorded_parts(old) if old else {}
     added = sorted(set(record["sites"]) - set(before))

@@ -17,8 +17,8 @@ import lxml.html
 from .formlinks import submitter_target
 from .page_chrome import is_chrome
 from .paramlinks import param_links, static_page_itself
-from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, navigation_targets, own_script,
-                          same_site, script_links)
+from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, handler_page_arguments,
+                          navigation_targets, own_script, same_site, script_links)
 from .urls import resolve_link
 
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg", "math", "object",
@@ -153,14 +153,16 @@ class _Walker:
             self.extra.append(link)
 
     def close_link(self, el) -> None:
+        # every link the element opened (a handler can lead to several pages) ends with it
+        closed = []
         for i in range(len(self.open_anchors) - 1, -1, -1):
             link, start, chunks, owner = self.open_anchors[i]
             if owner is el:
                 del self.open_anchors[i]
                 if not link.anchor_text:
                     link.anchor_text = _norm("".join(chunks))
-                self.links.append((link, start, len(self.words)))
-                return
+                closed.append((link, start, len(self.words)))
+        self.links.extend(reversed(closed))
 
     def note_image(self, el) -> None:
         for link, _, _, _ in self.open_anchors:
@@ -185,6 +187,7 @@ def _click_targets(el, base_url: str) -> list[str]:
         code = el.get(name)
         if code:
             targets += [link.url for link in navigation_targets(code, base_url, codes=[], same_site_only=False)]
+            targets += handler_page_arguments(code, base_url)
     for name in _DATA_TARGETS:
         url = resolve_link(base_url, el.get(name))
         if url:
@@ -218,9 +221,11 @@ def _parse_tree(html: str):
         return None
 
 
-def parse_html(html: str, base_url: str, *, window_words: int = 10) -> ParsedPage:
-    """Parse one HTML document; never raises on broken or truncated markup."""
-    page = ParsedPage(url=base_url, base_url=base_url)
+def parse_html(html: str, base_url: str, *, window_words: int = 10, links_against: str | None = None) -> ParsedPage:
+    """Parse one HTML document; never raises on broken or truncated markup. ``links_against``: the
+    URL its relative links are read against instead of its own (a fragment inserted into that page:
+    crawler.fragments); a ``<base href>`` still wins."""
+    page = ParsedPage(url=base_url, base_url=links_against or base_url)
     root = _parse_tree(html)
     if root is None:
         return page

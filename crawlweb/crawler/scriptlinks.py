@@ -170,10 +170,43 @@ def navigation_targets(code: str, base: str, codes: list[str] | None = None, *,
     for match in _NAVIGATION.finditer(code):
         expression = match.group("a") or match.group("b") or match.group("c")
         for text, code_used in _expansions(expression, values_of):
-            url = _resolve(text, base, same_site_only)
+            text = _before_outer_code(text)
+            url = _resolve(text, base, same_site_only) if text else None
             if url and url not in found:
                 found[url] = ScriptLink(url, "navigation", code_used)
     return list(found.values())
+
+
+_CALL_ARGUMENTS = re.compile(r"[A-Za-z_$][\w$.]*\s*\(([^()]{0,300})\)")
+
+
+def handler_page_arguments(code: str, base: str) -> list[str]:
+    """Same-site pages an event handler passes to a function of the site's script:
+    ``onmousedown="changeLanguage(1, 'index_eng.html')"``, ``onclick="promeni_stranicu('index.html',
+    'classes.html')"``. The function is the site's own (it navigates, or loads the page into this one),
+    so the handler leads to those pages as surely as ``location.href = '…'`` would. Only string literals
+    that name a page file (``.html``, ``.php`` …) count, never a bare path, an asset or another site."""
+    found: list[str] = []
+    for call in _CALL_ARGUMENTS.finditer(code[:MAX_SCRIPT_CHARS]):
+        for literal in _LITERAL.finditer(call.group(1)):
+            value = (_literal_value(literal.group(0)) or "").strip()
+            if not _PAGE_FILE.search(value.split("?", 1)[0].split("#", 1)[0]) or not looks_like_page_path(value):
+                continue
+            url = _resolve(value, base)
+            if url and url not in found:
+                found.append(url)
+    return found
+
+
+def _before_outer_code(text: str) -> str | None:
+    """The URL a navigation names when its "literal" holds a quote: the call was itself written inside a
+    string (``"<button onclick=\\"location.replace('film.html?movie=" + encode(x) + "')\\">"``), so what
+    follows the quote is the outer string's code. The page before it stands when only its query was built
+    (crawler.scriptlinks.fixed_page); None when the cut falls in the path or a language parameter."""
+    cut = min((i for i in (text.find('"'), text.find("'")) if i >= 0), default=-1)
+    if cut < 0:
+        return text
+    return fixed_page(text[:cut])
 
 
 def _resolve(text: str, base: str, same_site_only: bool = True) -> str | None:

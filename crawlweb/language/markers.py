@@ -50,7 +50,9 @@ _IJEK_CLUSTER = re.compile(r"(?:mje|vje|rje|tje|cje|pje)")
 # "e" there. Loanwords and shared words with the same letters are excluded: klijent, pacijent,
 # orijentacija (-ijent), premijer, hijerarhija (-ijer), nijedan, prijem, Kijev, dijeta, bijenale.
 _IJEK_LONG = re.compile(r"ije[bcčćdđfghjklmnprsštvzž]")
-_IJEK_LONG_EXCEPTIONS = re.compile(r"ijent|ijer|^nijed|^prijem|^kijev|^dijet[aeiou]|^bijenal|^dijecez")
+# Possessives and pronouns of an -ij stem after č or ž decline with -eg, -em (čiji → čijeg, nečijeg,
+# svačijem; Božiji → Božijeg, ptičijeg): the "ije" there is an ending, no jat, in every standard.
+_IJEK_LONG_EXCEPTIONS = re.compile(r"ijent|ijer|^nijed|^prijem|^kijev|^dijet[aeiou]|^bijenal|^dijecez|[čž]ije[gm]")
 # "bit ćemo", "radit će": an infinitive cut to -t before the future auxiliary.
 _CROATIAN_FUTURE = re.compile(r"(?<=[^\W\d_]{2})t\s+ć(?:u|eš|e|emo|ete)\b")
 _MODALS = frozenset(

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from crawlweb.crawler.politeness import bounded_interval
 from crawlweb.crawler.scriptlinks import is_script_url
-from crawlweb.models import Crawl, Host, HostQueue, Page, Target
+from crawlweb.models import Crawl, Host, HostQueue, Target
 from crawlweb.services.bulk_rows import case_by_id
 from crawlweb.services.lease_walk import walk
 from crawlweb.services.crawl_policy import queue_order
@@ -75,6 +75,25 @@ def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> lis
     return []
 
 
+def _script_loaders(crawl: Crawl, targets) -> dict[str, str]:
+    """{script URL: the page that linked it} for the scripts that named pages of this batch: a page a
+    script names may be a fragment the script inserts into that page (crawler.fragments). Few pages
+    come from a script: most batches skip the query."""
+    scripts = {t.linked_from for t in targets if t.linked_from and is_script_url(t.linked_from) and not is_script_url(t.url)}
+    if not scripts:
+        return {}
+    return {url: loader for url, loader in Target.objects.filter(crawl_id=crawl.pk, url__in=scripts)
+            .values_list("url", "source_page__url") if loader}
+
+
+def _read_against(target: Target, loaders: dict[str, str]) -> str | None:
+    """The page a Target's relative paths are read against when it is not a page of its own: a script's
+    linking page, or for a page a script named, the page that loaded the script."""
+    if is_script_url(target.url):
+        return target.linked_from
+    return loaders.get(target.linked_from) if target.linked_from else None
+
+
 def recover_expired_leases(crawl: Crawl) -> int:
     """Targets whose worker died or stalled past the lease are pending again (attempts kept).
 
@@ -96,11 +115,11 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
         wake_due_rows(crawl.pk, now, lookahead)
         found = walk(crawl, queue, now, lookahead, limit)
         # Each host's best Target came with its row: one more statement reads them, and their hosts.
-        targets = Target.objects.select_related("page", "host").in_bulk([row.target_id for row in found.chosen])
-        # Only a script reads its linking page, and few Targets are scripts: most batches skip the query.
-        wanted = {t.source_page_id for t in targets.values() if t.source_page_id and is_script_url(t.url)}
-        sources = dict(Page.objects.filter(pk__in=wanted).values_list("pk", "url")) if wanted else {}
-        leases = [Lease(target=target, host=target.host, source_url=sources.get(target.source_page_id))
+        # The linking page's URL comes along in the same statement (a join on one column).
+        targets = (Target.objects.select_related("page", "host").annotate(linked_from=F("source_page__url"))
+                   .in_bulk([row.target_id for row in found.chosen]))
+        loaders = _script_loaders(crawl, targets.values())
+        leases = [Lease(target=target, host=target.host, source_url=_read_against(target, loaders))
                   for row in found.chosen if (target := targets.get(row.target_id)) is not None]
         # A few statements for the whole batch, written before the host locks are released.
         Target.objects.filter(pk__in=[lease.target.pk for lease in leases]).update(

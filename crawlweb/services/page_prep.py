@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.charset import decode_response
 from crawlweb.crawler.fetch import NOT_HTML, TOO_LARGE, UNEXPECTED, FetchResult, classify_content, content_kind
+from crawlweb.crawler.fragments import is_html_fragment
 from crawlweb.crawler.htmlparse import SCRIPT_LINK_REL, ParsedLink, ParsedPage, extract_text_urls, parse_html
 from crawlweb.crawler.scriptlinks import script_file_links
 from crawlweb.crawler.sitemaps import NotASitemap, looks_like_sitemap, parse_sitemap
@@ -90,8 +91,9 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
     """Decode, parse, identify the language of, and normalize the links of one fetched page.
 
     ``config``: PageOptions or a CrawlConfig; ``window_words``: words of text around each link
-    (CRAWLER_TEXT_WINDOW_WORDS); ``loaded_by``: the URL of the page that linked it (a script's
-    relative paths are that page's neighbours)."""
+    (CRAWLER_TEXT_WINDOW_WORDS); ``loaded_by``: for a script, the URL of the page that linked it (its
+    relative paths are that page's neighbours); for an html fragment a script names, the page that
+    loaded that script (the fragment's links are read against it: crawler.fragments)."""
     not_html = classify_content(result)
     headers = {k: v for k, v in result.headers.items() if k in KEPT_HEADERS}
     page = PreparedPage(md5=hashlib.md5(result.body).hexdigest(), not_html=not_html, fields=dict(
@@ -100,7 +102,9 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
         modified_at=_http_date(result.headers.get("last-modified"))))
     if not_html is None:  # HTML (or plain text): decode, parse, identify the language
         text, charset = decode_response(result.body, result.headers.get("content-type", ""))
-        parsed = parse_html(text, result.final_url, window_words=window_words)
+        # a fragment a script inserts into the page that loaded it reads its links against that page
+        inserted_into = loaded_by if loaded_by and is_html_fragment(text) else None
+        parsed = parse_html(text, result.final_url, window_words=window_words, links_against=inserted_into)
         if config.text_urls and content_kind(result) == "text":
             parsed.links.extend(ParsedLink(url=url, kind="text") for url in extract_text_urls(text, result.final_url))
         language, script, language_evidence = identify_page_language(parsed, result.final_url)

@@ -15,6 +15,11 @@ The seeded rule, for the hosts the record does not hold yet:
   more sites has both parts, and which host takes which place is the seeded hash's choice, not
   the order the manifests were written in.
 
+Hosts the record lists under ``dev_train_only`` go to dev-train whatever the rule says: a batch of sites
+added after dev-test's figures were first reported grows dev-train only, so that dev-test's membership (and
+its figures) stay comparable across sessions. Such hosts are not counted when the rule places later hosts
+(they would otherwise push the rule's next hosts of their stratum towards dev-test).
+
 Pure: no Django, no files (scripts/realweb_split.py reads and writes the record).
 """
 from __future__ import annotations
@@ -53,16 +58,23 @@ def order_key(host: str, seed: int) -> str:
 
 
 def assign_parts(strata: Mapping[str, str], recorded: Mapping[str, str], *, seed: int = SEED,
-                 train_share: float = TRAIN_SHARE) -> dict[str, str]:
+                 train_share: float = TRAIN_SHARE, train_only: Iterable[str] = ()) -> dict[str, str]:
     """{host: part} for every host of ``strata`` ({host: stratum}): the recorded part of a host the
-    record holds ({host: part}), the seeded rule's part for the others (module docstring)."""
+    record holds ({host: part}), dev-train for a new host of ``train_only``, the seeded rule's part for
+    the others (module docstring)."""
     bad = sorted(f"{host}: {part!r}" for host, part in recorded.items() if part not in PARTS)
     if bad:
         raise ValueError(f"a recorded part must be {TRAIN} or {TEST}: {', '.join(bad)}")
+    train_only = set(train_only)
+    moved = sorted(host for host in train_only if recorded.get(host) == TEST)
+    if moved:
+        raise ValueError(f"a dev-test host cannot be listed as dev-train only: {', '.join(moved)}")
     parts = {host: recorded[host] for host in strata if host in recorded}
+    parts.update({host: TRAIN for host in strata if host in train_only})
     counts: dict[str, Counter] = {}
     for host, part in parts.items():
-        counts.setdefault(strata[host], Counter())[part] += 1
+        if host not in train_only:
+            counts.setdefault(strata[host], Counter())[part] += 1
     for host in sorted((h for h in strata if h not in parts), key=lambda h: (strata[h], order_key(h, seed))):
         seen = counts.setdefault(strata[host], Counter())
         target = train_share * (seen[TRAIN] + seen[TEST] + 1)
@@ -96,7 +108,14 @@ def make_record(strata: Mapping[str, str], record: Mapping | None = None) -> dic
     record = record or {}
     seed = int(record.get("seed", SEED))
     share = float(record.get("train_share", TRAIN_SHARE))
-    parts = assign_parts(strata, recorded_parts(record) if record else {}, seed=seed, train_share=share)
-    return {"rule": "crawlweb/testweb/realweb_split.py (scripts/realweb_split.py writes this file)",
-            "seed": seed, "train_share": share,
-            "sites": {host: {"part": parts[host], "stratum": strata[host]} for host in sorted(parts)}}
+    train_only = record.get("dev_train_only", [])
+    if not isinstance(train_only, list) or not all(isinstance(host, str) for host in train_only):
+        raise ValueError("a split record's 'dev_train_only' is a list of host names")
+    parts = assign_parts(strata, recorded_parts(record) if record else {}, seed=seed, train_share=share,
+                         train_only=train_only)
+    made = {"rule": "crawlweb/testweb/realweb_split.py (scripts/realweb_split.py writes this file)",
+            "seed": seed, "train_share": share}
+    if train_only:
+        made["dev_train_only"] = sorted(host for host in train_only if host in strata)
+    made["sites"] = {host: {"part": parts[host], "stratum": strata[host]} for host in sorted(parts)}
+    return made

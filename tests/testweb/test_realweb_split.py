@@ -2,6 +2,7 @@
 data/realweb/split.json): made once, seeded, stratified, and never moving a site already placed."""
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections import Counter
@@ -91,3 +92,35 @@ def test_the_committed_record_gives_every_manifest_one_part_and_is_up_to_date():
     for name, counts in part_counts(parts, strata).items():
         if counts[TRAIN] + counts[TEST] >= 2:
             assert counts[TRAIN] and counts[TEST], f"stratum {name} is in one part only"
+
+
+def test_hosts_listed_dev_train_only_go_to_dev_train_and_move_no_other_host():
+    old = web(60, seed=6)
+    first = assign_parts(old, {})
+    batch = web(25, seed=7)
+    grown = dict(old, **batch)
+    again = assign_parts(grown, first, train_only=batch)
+    assert {host: again[host] for host in old} == first
+    assert {again[host] for host in batch} == {TRAIN}
+    # without the list the rule would have sent some of the batch to dev-test
+    assert TEST in {assign_parts(grown, first)[host] for host in batch}
+
+
+def test_a_dev_test_host_cannot_be_listed_dev_train_only():
+    with pytest.raises(ValueError, match="dev-test host"):
+        assign_parts({"a.gh.test": "sr-en"}, {"a.gh.test": TEST}, train_only=["a.gh.test"])
+    with pytest.raises(ValueError, match="list of host names"):
+        make_record({"a.gh.test": "sr-en"}, {"seed": 31, "train_share": 0.6, "sites": {}, "dev_train_only": "a.gh.test"})
+
+
+# dev-test's 61 hosts as first reported (2026-11-29, issue 31): SHA-256 of their sorted names joined by "\n".
+# Batches added since grow dev-train only (data/realweb/README.md, *The split*), so this never changes.
+DEV_TEST_HOSTS = 61
+DEV_TEST_DIGEST = "56713342b7595eb6143988946a331a2f0cd34039836efd96867296ca6aca74b8"
+
+
+def test_dev_test_membership_is_the_one_first_reported():
+    record = json.loads((ROOT / "data" / "realweb" / "split.json").read_text(encoding="utf-8"))
+    test_hosts = sorted(host for host, part in recorded_parts(record).items() if part == TEST)
+    assert len(test_hosts) == DEV_TEST_HOSTS
+    assert hashlib.sha256("\n".join(test_hosts).encode("utf-8")).hexdigest() == DEV_TEST_DIGEST
