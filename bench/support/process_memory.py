@@ -21,18 +21,8 @@ def largest_peak_rss_mb(pid: int) -> float:
 
 
 def _tree_values(pid: int, field: str, combine) -> float:
-    values, stack = [], [pid]
-    while stack:
-        current = stack.pop()
-        try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith(field):
-                    values.append(int(line.split()[1]) / 1024)
-            for task in Path(f"/proc/{current}/task").iterdir():
-                stack.extend(int(child) for child in (task / "children").read_text().split())
-        except (OSError, ValueError):
-            continue  # it exited while being read
-    return combine(values)
+    return combine([int(line.split()[1]) / 1024 for current in _tree(pid)
+                    for line in _read(f"/proc/{current}/status").splitlines() if line.startswith(field)])
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -41,14 +31,28 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 def tree_cpu_s(pid: int) -> float:
     """CPU seconds (user + system) of a process and its live descendants, with what each has counted of
     its waited-for children (a page preparation process replaced and reaped is in its parent's), from /proc."""
-    total, stack = 0.0, [pid]
+    total = 0.0
+    for current in _tree(pid):
+        fields = _read(f"/proc/{current}/stat").rpartition(")")[2].split()
+        total += sum(int(value) for value in fields[11:15]) / _TICKS  # utime stime cutime cstime
+    return total
+
+
+def _tree(pid: int):
+    """The ids of a process and its live descendants (one that exits while being read is passed over)."""
+    stack = [pid]
     while stack:
         current = stack.pop()
+        yield current
         try:
-            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
-            total += sum(int(value) for value in fields[11:15]) / _TICKS  # utime stime cutime cstime
             for task in Path(f"/proc/{current}/task").iterdir():
                 stack.extend(int(child) for child in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue  # it exited while being read
-    return total
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""  # the process exited meanwhile
