@@ -121,10 +121,15 @@ def test_a_page_done_at_its_load_event_is_taken_without_a_long_wait(site, host):
 
 
 def test_a_page_that_polls_forever_is_taken_when_its_time_is_up(site, host):
+    # What a render costs on this machine at its present load, so a busy CI does not read as a hang.
+    started = time.monotonic()
+    renderer(site, host, timeout_s=2.0).render(url(site, "/static"))
+    overhead = time.monotonic() - started
     started = time.monotonic()
     page = renderer(site, host, timeout_s=2.0).render(url(site, "/polls-forever"))
+    took = time.monotonic() - started
     assert 'href="/sr/"' in page.html
-    assert time.monotonic() - started < 2.0 + 3.0, "bounded by the render's timeout (plus a loaded machine's slack)"
+    assert took < 2.0 + 2 * overhead + 2.0, f"{took:.1f} s: not bounded by the render's timeout of 2 s"
 
 
 def test_assets_and_other_sites_are_refused_and_only_the_page_and_its_own_script_are_fetched(site, host):
