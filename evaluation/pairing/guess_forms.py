@@ -11,6 +11,7 @@ skipped there.
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 Form = tuple[str, str]  # (source unit, target unit)
@@ -32,6 +33,19 @@ def is_discredited(record: FormRecord | None, min_tries: int, min_rate: float) -
 def explores(check_id: int, explore_every: int) -> bool:
     """Whether a guess of a discredited form is checked anyway (one in ``explore_every``, by its id)."""
     return explore_every > 0 and check_id % explore_every == 0
+
+
+def explores_url(url: str, explore_every: int) -> bool:
+    """``explores`` for a guess not stored yet (no id): one URL in ``explore_every``, by a stable hash."""
+    return explore_every > 0 and zlib.crc32(url.encode("utf-8", "surrogatepass")) % explore_every == 0
+
+
+def worth_storing(form: Form, url: str, records: dict[Form, FormRecord], min_tries: int, min_rate: float,
+                  explore_every: int) -> bool:
+    """Whether a new guess of a one-language site is worth a row: only a request can confirm it (no page
+    of the other language is stored), and a discredited form's request is skipped but for the explored
+    one in ``explore_every``; a row that is only ever settled unasked costs a write and a check job's time."""
+    return not is_discredited(records.get(form), min_tries, min_rate) or explores_url(url, explore_every)
 
 
 def form_label(form: Form) -> str:

@@ -44,7 +44,7 @@ from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
-from evaluation.pairing.guess_forms import Form, FormRecord, explores, form_label, is_discredited
+from evaluation.pairing.guess_forms import Form, FormRecord, explores, form_label, is_discredited, worth_storing
 from evaluation.services.config import PairsSettings
 from frontier.models import Target
 
@@ -280,6 +280,16 @@ def form_records(crawl_id: int) -> dict[Form, FormRecord]:
     records = {(row["source_unit"], row["target_unit"]): FormRecord(row["tries"], row["hits"]) for row in rows}
     _form_records[crawl_id] = (now, records)
     return records
+
+
+def rows_worth_storing(crawl_id: int, rows: list[DeepCheck], cfg: PairsSettings) -> list[DeepCheck]:
+    """The new guess rows of one-language sites, less those of forms this crawl discredited (but for one
+    in EXPLORE_EVERY): on a national web they were most of the rows, every one settled unasked."""
+    if not rows:
+        return rows
+    records = form_records(crawl_id)
+    return [row for row in rows if worth_storing((row.source_unit, row.target_unit), row.guessed_url, records,
+                                                 cfg.deep_form_min_tries, cfg.deep_form_min_rate, EXPLORE_EVERY)]
 
 
 def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]]) -> int:

@@ -4,7 +4,8 @@ Most sites of a national web show one language of the pair, or none: a Croatian 
 blog, a one-page site. Scored one by one, each cost some forty statements (a one-page site as much
 as a hundred-page one), and at 20,000 pages scoring took 70 % of the workers. Such a site has no pair
 and no URL pattern of its own; what its scoring writes is its settled page languages, its C(w) row
-(page counts, which the global credibility divides by) and its deep-page guesses. This module does
+(page counts, which the global credibility divides by) and its deep-page guesses (less those of a form
+the crawl discredited: deep.rows_worth_storing). This module does
 exactly that for a batch of sites, with the functions the full path runs (settle_sites_languages,
 mine_site_patterns, pairs.propose), and hands back to the full path every site where anything more
 could come out:
@@ -32,6 +33,7 @@ from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import CandidatePair, DeepCheck, ScoreClaim, ScriptVariant, SiteCredibility, UrlPattern
 from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import base_language, script_of
+from evaluation.services import deep as deep_service
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import LoadedSite, groups_of, load_sites
@@ -89,6 +91,7 @@ def guess(batch: OneLanguageBatch, global_patterns, domain_credibilities, conven
             back.append(site_id)
             continue
         checks += pair_service.deep_check_rows(batch.crawl_id, loaded.site, proposals.guesses)
+    checks = deep_service.rows_worth_storing(batch.crawl_id, checks, batch.cfg)
     DeepCheck.objects.bulk_create(checks, ignore_conflicts=True, batch_size=500)
     for site_id in back:
         del batch.sites[site_id]

@@ -1,9 +1,11 @@
 """One-language sites scored together give exactly what scoring them one by one gives."""
 import pytest
+from django.utils import timezone
 
 from crawlweb.models import SiteLanguage
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant, SiteCredibility, UrlPattern
-from evaluation.services import one_language, scoring
+from evaluation.pairing.guess_forms import explores_url
+from evaluation.services import deep, one_language, scoring
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.pairing.records import check_languages
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites, site_name_of
@@ -98,3 +100,35 @@ def test_a_crawl_wide_pass_that_keeps_no_mined_site_in_memory_stores_the_same(sy
     monkeypatch.setattr(scoring, "PASS_KEEP_PAGES", 0)
     scoring.score_crawl(crawl.pk)
     assert _rows(crawl, site_ids) == kept
+
+
+def test_one_language_sites_store_no_guess_of_a_form_the_crawl_discredited_but_the_explored_ones(
+        sync_jobs, settings, monkeypatch):
+    """Only a request could confirm a one-language site's guess, and a discredited form's requests are
+    skipped: such guesses are not stored at all, but for the one URL in EXPLORE_EVERY that is asked."""
+    truth = sync_jobs.truth()
+    mono = _pick(truth, ONE_LANGUAGE)
+    crawl = crawl_sites(mono, budget=150)
+    mono_ids = sorted(SiteCredibility.objects.filter(crawl=crawl).values_list("site_id", flat=True))
+    DeepCheck.objects.filter(crawl=crawl).delete()
+    scoring.score_sites(crawl.pk, mono_ids)
+    made = list(DeepCheck.objects.filter(crawl=crawl).values_list("guessed_url", "source_unit", "target_unit"))
+    assert len(made) >= 6, "the one-language sites are guessed counterparts"
+    form = max({(s, t) for _url, s, t in made}, key=lambda f: sum(1 for _u, s, t in made if (s, t) == f))
+
+    tried_url = next(url for url, s, t in made if (s, t) == form)
+    of_form = {url for url, s, t in made if (s, t) == form and url != tried_url}
+    # one in every so many explored: as many as makes some of the test web's few guesses explored, not all
+    every = next(n for n in range(2, 50) if 0 < sum(explores_url(url, n) for url in of_form) < len(of_form))
+    monkeypatch.setattr(deep, "FORM_RECORDS_TTL_S", 0.0)
+    monkeypatch.setattr(deep, "EXPLORE_EVERY", every)
+    settings.PAIRS_DEEP_FORM_MIN_TRIES, settings.PAIRS_DEEP_FORM_MIN_RATE = 1, 0.0
+    tried = DeepCheck.objects.get(crawl=crawl, guessed_url=tried_url, source_unit=form[0], target_unit=form[1])
+    DeepCheck.objects.filter(pk=tried.pk).update(exists=False, checked_at=tried.queued_at or timezone.now())
+    DeepCheck.objects.filter(crawl=crawl).exclude(pk=tried.pk).delete()
+    scoring.score_sites(crawl.pk, mono_ids)
+
+    kept = set(DeepCheck.objects.filter(crawl=crawl).exclude(pk=tried.pk).values_list("guessed_url", "source_unit",
+                                                                                       "target_unit"))
+    assert {url for url, s, t in kept if (s, t) == form} == {url for url in of_form if explores_url(url, every)}
+    assert {row for row in kept if row[1:] != form} == {row for row in made if row[1:] != form}, "other forms stay"
