@@ -15,9 +15,8 @@ def _crawl_choices():
     return [(str(pk), f"{name} #{pk}") for pk, name in Crawl.objects.order_by("-pk").values_list("pk", "name")[:CRAWL_CHOICES]]
 
 
-class SitesSeenByCrawl(admin.SimpleListFilter):
-    """Sites with at least one stored page in the crawl ("sites seen")."""
-    title = "seen by crawl"
+class _ByCrawl(admin.SimpleListFilter):
+    """A filter whose choices are the latest crawls; a subclass says which rows a crawl keeps."""
     parameter_name = "crawl"
 
     def lookups(self, request, model_admin):
@@ -25,23 +24,25 @@ class SitesSeenByCrawl(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         crawl_id = parse_id(self.value())
-        if crawl_id is None:
-            return queryset
+        return queryset if crawl_id is None else self.in_crawl(queryset, crawl_id)
+
+    def in_crawl(self, queryset, crawl_id: int):
+        raise NotImplementedError
+
+
+class SitesSeenByCrawl(_ByCrawl):
+    """Sites with at least one stored page in the crawl ("sites seen")."""
+    title = "seen by crawl"
+
+    def in_crawl(self, queryset, crawl_id: int):
         return queryset.filter(pk__in=Page.objects.filter(crawl_id=crawl_id).values("site_id"))
 
 
-class HostsWithWorkInCrawl(admin.SimpleListFilter):
+class HostsWithWorkInCrawl(_ByCrawl):
     """Hosts with a Target pending or leased in the crawl."""
     title = "work left in crawl"
-    parameter_name = "crawl"
 
-    def lookups(self, request, model_admin):
-        return _crawl_choices()
-
-    def queryset(self, request, queryset):
-        crawl_id = parse_id(self.value())
-        if crawl_id is None:
-            return queryset
+    def in_crawl(self, queryset, crawl_id: int):
         work = Target.objects.filter(crawl_id=crawl_id, state__in=(Target.State.PENDING, Target.State.LEASED))
         return queryset.filter(pk__in=work.values("host_id"))
 

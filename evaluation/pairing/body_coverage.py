@@ -3,7 +3,7 @@
 Pupsniffer's "partial" pairs pass every other check: the two pages are in their languages, about
 as long, linked to each other, with the same translated menu and footer, but each body is a text
 of its own (a gym's English pages keep paragraphs from another site under the translated frame).
-A bilingual dictionary (training.learn.lexicon) reads the two *bodies*, the lines that are not
+A bilingual dictionary (evaluation.bodies.lexicon) reads the two *bodies*, the lines that are not
 the site's template: when each holds at least MIN_KNOWN words it knows and, in one direction at
 least, under ``min_coverage`` of them have a translation on the other side, the bodies do not
 say the same thing.
@@ -14,7 +14,7 @@ pairs would go.
 
 Word coverage reads each body as a bag of words, so a body of its own *on the same topic* (the
 gym's own yoga text beside the Serbian one) still covers well. So the lines are also aligned in
-order (training.learn.alignment): when under ``min_aligned`` of the two bodies' known words align
+order (evaluation.bodies.alignment): when under ``min_aligned`` of the two bodies' known words align
 line by line, the bodies do not say the same thing either. Measured on the same pairs (each body
 ≥ 30 known words): 2 of 199 translated pairs are under 0.3 (two home pages whose English side was
 rewritten: other projects, other paragraphs), and 15 of 33 partial or boilerplate-only pairs are.
@@ -23,7 +23,7 @@ An adapted translation fails both readings (an organisation's pages reworded per
 literary page translated loosely, sections moved): its sentences are split, merged and reworded, so
 the dictionary finds a third of each, and its lines no longer align one to one in order. Before a
 pair is removed as bodies of their own, the two bodies are aligned sentence by sentence
-(training.learn.sentence_alignment: length-based, with the dictionary's words, cognates, numbers,
+(evaluation.bodies.sentence_alignment: length-based, with the dictionary's words, cognates, numbers,
 names and the lines' shapes as anchors, sections allowed to move): when at least ``min_alignment``
 of their characters align, the pair is a loose translation and is kept. Chosen on dev-train only:
 of the pairs this check removed there, the two translated ones (a restaurant's home page adapted per

@@ -23,13 +23,13 @@ Only pages that share a number or a name are compared (an index from each to its
 with more than ``max_pages`` unpaired pages in a language is left alone: the method is for the small
 sites whose URLs say nothing. The filter still reads every pair it proposes.
 
-With a bilingual dictionary of the two languages (training.learn.lexicon), what the bodies *say* counts
+With a bilingual dictionary of the two languages (evaluation.bodies.lexicon), what the bodies *say* counts
 too. Pairs are first ranked by (1 − W_LEXICON)·(the score above) + W_LEXICON·c, c the share of each body's
 dictionary words translated in the other (the lower of the two directions; 0 below LEXICON_MIN_KNOWN known
 words); on a site small enough (ALL_PAIRS_LIMIT) every two pages are compared, not only those sharing a
 number or a name (a translated blog post shares its words' meaning before it shares a name), paired pages
 with each other too. Then each page's ALIGN_CANDIDATES best-ranked pairs are scored again with the bodies'
-aligned share (training.learn.alignment: their lines aligned in order) in place of c, and matched from
+aligned share (evaluation.bodies.alignment: their lines aligned in order) in place of c, and matched from
 ``lexicon_threshold`` up: a site's pages on one topic cover each other almost as well as a page and its
 translation (a hotel's blog post and its "about us" page), but they do not align line by line.
 
@@ -137,7 +137,7 @@ _seen = _ScoresSeen()
 
 
 def aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
-    """The anchor score with the bodies' aligned share (training.learn.alignment) for the dictionary's part."""
+    """The anchor score with the bodies' aligned share (evaluation.bodies.alignment) for the dictionary's part."""
     return _seen.get(_ALIGNED, a, b, lexicon, _aligned_score)
 
 

@@ -15,7 +15,7 @@ a slack of 0.02 also took a food-delivery site's district pages, whose restauran
 line or two, for copies. When the pairs the filter keeps link the members of one copy group with two
 or more *distinct* pages of the other language (pages that are not copies of each
 other themselves), only the best of those pairs is kept: the one whose two texts align best
-(training.learn.sentence_alignment, over the lines the two pages do not share verbatim), ties going
+(evaluation.bodies.sentence_alignment, over the lines the two pages do not share verbatim), ties going
 to the order in which the one-to-one choice would take them. The others are removed with a reason
 naming the copy. Copies paired with copies (both languages' placeholder pages) are left alone: the
 rule is about distinct pages only.

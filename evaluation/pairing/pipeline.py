@@ -47,7 +47,7 @@ class PairingConfig:
     max_bucket_pairs: int | None = 1024
     content_pairing: bool = True  # our addition: method "content" for the pages no other method paired
     content_threshold: float = CONTENT_THRESHOLD
-    lexicon: Lexicon | None = None  # method "content" reads what the bodies say with it (training.learn.lexicon)
+    lexicon: Lexicon | None = None  # method "content" reads what the bodies say with it (evaluation.bodies.lexicon)
     content_lexicon_threshold: float = CONTENT_LEXICON_THRESHOLD
 
 
