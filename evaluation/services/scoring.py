@@ -11,8 +11,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Callable
 
-from django.db.models import Q
-
 from crawlweb.models import Crawl, Site
 from crawlweb.services.site_language import settle_site_languages
 from evaluation.models import (
@@ -170,19 +168,21 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
 
 def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]:
     """The sites a crawl-wide pass scores: ``every`` site (the pass after the crawl finished), or,
-    during the crawl, all but those whose last scoring saw one language of the pair only and that
-    got no page since.  Such a site has no pair to re-judge under the new global patterns, and most
-    sites of a national web are such sites: scoring them in every pass made the passes cost as much
-    as the crawl (42 s at 10k pages and growing).  Their global-pattern guesses are refreshed each
-    time they grow and in the pass after the crawl."""
+    during the crawl, only those with pages their last scoring did not see (or never scored).
+
+    A site scored since its last page has its patterns stored (the global rebuild reads them) and its
+    pairs judged; under the rebuilt global patterns it is judged again when it grows, when it goes
+    quiet with pages unseen, and in the pass after the crawl. Scoring every site that showed both
+    languages in every pass made one job of a 51,200-page crawl's pass take 204 s and the score worker
+    582 MB (docs/scale.md), and scoring every one-language site before that made the passes cost as
+    much as the crawl (42 s at 10k pages and growing)."""
     ids = canonical_site_ids(crawl_id, crawl_sites(crawl_id), cfg.group_max_sites)
     if every:
         return ids
-    settled = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
-               .filter(Q(source_pages=0) | Q(target_pages=0))
-               .exclude(site_id__in=ScoreClaim.objects.filter(crawl_id=crawl_id, behind=True).values("site_id"))
-               .values_list("site_id", flat=True))
-    return ids - set(settled)
+    up_to_date = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
+                  .exclude(site_id__in=ScoreClaim.objects.filter(crawl_id=crawl_id, behind=True).values("site_id"))
+                  .values_list("site_id", flat=True))
+    return ids - set(up_to_date)
 
 
 class _MinedSites:

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from crawlweb.models import Crawl
-from evaluation.models import CandidatePair, CrawlScoring, SiteCredibility, UrlPattern
+from evaluation.models import CandidatePair, CrawlScoring, ScoreClaim, SiteCredibility, UrlPattern
 from evaluation.services import scoring
 from evaluation.services.claims import (claim_crawl_pass, claim_pass_for_late_pages, crawl_pass_due,
                                          end_crawl_pass, start_crawl_pass)
@@ -129,3 +129,26 @@ def test_with_growth_zero_the_whole_crawl_is_scored_only_when_it_finishes(
     crawl = crawl_sites(pick_sites(through_test_web.truth(), KINDS[:1]), budget=40)
     row = CrawlScoring.objects.get(crawl=crawl)
     assert row.passes == 1 and row.pages_at_last_pass == crawl.pages_fetched
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pass_during_the_crawl_scores_only_the_sites_with_pages_no_scoring_saw(sync_jobs):
+    """Incremental: a site scored since its last page keeps its stored patterns (which the global rebuild
+    reads) and pairs until it grows, goes quiet with pages unseen, or the pass after the crawl."""
+    truth = sync_jobs.truth()
+    one_language = next(s for s in truth["sites"] if s["kind"] == "mono-sr-latn" and s["robots"] == "none")
+    crawl = crawl_sites(pick_sites(truth, KINDS) + [one_language], budget=60)
+    cfg = PairsSettings.current()
+    every = scoring.pass_site_ids(crawl.pk, cfg, every=True)
+    assert len(every) == 4, "each site of the crawl, as its canonical site"
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == set(), "every site was scored since its last page"
+
+    bilingual = (SiteCredibility.objects.filter(crawl=crawl, site_id__in=every, source_pages__gt=0, target_pages__gt=0)
+                 .values_list("site_id", flat=True).first())
+    assert bilingual is not None
+    ScoreClaim.objects.filter(crawl=crawl, site_id=bilingual).update(behind=True)  # a page stored since
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == {bilingual}
+    never = sorted(every - {bilingual})[0]
+    SiteCredibility.objects.filter(crawl=crawl, site_id=never).delete()  # as a site not scored yet
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == {bilingual, never}
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=True) == every, "the pass after the crawl: every site"
