@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -365,6 +366,9 @@ def job_share(run: ScaleRun) -> float:
 
 def main() -> int:
     args = parse_args()
+    # A `kill` (or SIGINT, which a shell's background job ignores) ends the run through tear_down: its
+    # workers, Chromium and databases went on without it.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     tmp = Path(tempfile.mkdtemp(prefix="scale-bench-"))
     run = ScaleRun(args, tmp)
     t0 = time.time()
