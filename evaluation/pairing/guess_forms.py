@@ -30,13 +30,9 @@ def is_discredited(record: FormRecord | None, min_tries: int, min_rate: float) -
     return record.hits <= min_rate * record.tries
 
 
-def explores(check_id: int, explore_every: int) -> bool:
-    """Whether a guess of a discredited form is checked anyway (one in ``explore_every``, by its id)."""
-    return explore_every > 0 and check_id % explore_every == 0
-
-
 def explores_url(url: str, explore_every: int) -> bool:
-    """``explores`` for a guess not stored yet (no id): one URL in ``explore_every``, by a stable hash."""
+    """Whether a guess of a discredited form is stored and checked anyway: one URL in ``explore_every``,
+    by a stable hash of the URL (the same answer when the guess is made and when it is checked)."""
     return explore_every > 0 and zlib.crc32(url.encode("utf-8", "surrogatepass")) % explore_every == 0
 
 

@@ -44,7 +44,7 @@ from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
-from evaluation.pairing.guess_forms import Form, FormRecord, explores, form_label, is_discredited, worth_storing
+from evaluation.pairing.guess_forms import Form, FormRecord, explores_url, form_label, is_discredited, worth_storing
 from evaluation.services.config import PairsSettings
 from frontier.models import Target
 
@@ -130,7 +130,7 @@ class _CheckJob:
             form = (check.source_unit, check.target_unit)
             record = records.get(form)
             if is_discredited(record, cfg.deep_form_min_tries, cfg.deep_form_min_rate) \
-                    and not explores(check.pk, EXPLORE_EVERY):
+                    and not explores_url(check.guessed_url, EXPLORE_EVERY):
                 self.record(check, exists=None, outcome=f"not checked: guesses of {form_label(form)} found "
                                                         f"{record.hits} of {record.tries} in this crawl"[:200])
                 settled.add(check.pk)
