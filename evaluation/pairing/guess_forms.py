@@ -36,11 +36,11 @@ def explores_url(url: str, explore_every: int) -> bool:
     return explore_every > 0 and zlib.crc32(url.encode("utf-8", "surrogatepass")) % explore_every == 0
 
 
-def worth_storing(form: Form, url: str, records: dict[Form, FormRecord], min_tries: int, min_rate: float,
-                  explore_every: int) -> bool:
-    """Whether a new guess of a one-language site is worth a row: only a request can confirm it (no page
-    of the other language is stored), and a discredited form's request is skipped but for the explored
-    one in ``explore_every``; a row that is only ever settled unasked costs a write and a check job's time."""
+def worth_asking(form: Form, url: str, records: dict[Form, FormRecord], min_tries: int, min_rate: float,
+                 explore_every: int) -> bool:
+    """Whether a guess is worth its request: its form is not discredited, or its URL is explored. The
+    checks settle the others without a request; a one-language site does not even store them (only a
+    request could confirm its guesses, and a row only ever settled unasked costs a write and a check)."""
     return not is_discredited(records.get(form), min_tries, min_rate) or explores_url(url, explore_every)
 
 

@@ -44,7 +44,7 @@ from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import CandidatePair, DeepCheck
-from evaluation.pairing.guess_forms import Form, FormRecord, explores_url, form_label, is_discredited, worth_storing
+from evaluation.pairing.guess_forms import Form, FormRecord, form_label, worth_asking
 from evaluation.services.config import PairsSettings
 from frontier.models import Target
 
@@ -129,8 +129,8 @@ class _CheckJob:
         for check in checks:
             form = (check.source_unit, check.target_unit)
             record = records.get(form)
-            if is_discredited(record, cfg.deep_form_min_tries, cfg.deep_form_min_rate) \
-                    and not explores_url(check.guessed_url, EXPLORE_EVERY):
+            if not worth_asking(form, check.guessed_url, records, cfg.deep_form_min_tries, cfg.deep_form_min_rate,
+                                EXPLORE_EVERY):
                 self.record(check, exists=None, outcome=f"not checked: guesses of {form_label(form)} found "
                                                         f"{record.hits} of {record.tries} in this crawl"[:200])
                 settled.add(check.pk)
@@ -288,8 +288,8 @@ def rows_worth_storing(crawl_id: int, rows: list[DeepCheck], cfg: PairsSettings)
     if not rows:
         return rows
     records = form_records(crawl_id)
-    return [row for row in rows if worth_storing((row.source_unit, row.target_unit), row.guessed_url, records,
-                                                 cfg.deep_form_min_tries, cfg.deep_form_min_rate, EXPLORE_EVERY)]
+    return [row for row in rows if worth_asking((row.source_unit, row.target_unit), row.guessed_url, records,
+                                                cfg.deep_form_min_tries, cfg.deep_form_min_rate, EXPLORE_EVERY)]
 
 
 def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]]) -> int:

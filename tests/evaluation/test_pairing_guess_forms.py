@@ -1,5 +1,5 @@
 """Which deep-guess forms stay worth a request (evaluation/pairing/guess_forms.py)."""
-from evaluation.pairing.guess_forms import FormRecord, explores_url, form_label, is_discredited, worth_storing
+from evaluation.pairing.guess_forms import FormRecord, explores_url, form_label, is_discredited, worth_asking
 
 
 def test_a_form_is_judged_only_after_its_minimum_of_tries():
@@ -29,11 +29,11 @@ def test_one_new_guess_url_in_n_of_a_discredited_form_is_stored_always_the_same(
     assert not any(explores_url(url, 0) for url in urls)
 
 
-def test_a_new_guess_is_stored_unless_its_form_is_discredited_and_not_explored():
+def test_a_guess_is_asked_unless_its_form_is_discredited_and_not_explored():
     judged = {("", "en"): FormRecord(tries=800, hits=0), ("sr", "en"): FormRecord(tries=800, hits=40)}
     unexplored = next(f"http://www.s{n}.rs/en/" for n in range(100) if not explores_url(f"http://www.s{n}.rs/en/", 20))
     explored = next(f"http://www.s{n}.rs/en/" for n in range(100) if explores_url(f"http://www.s{n}.rs/en/", 20))
-    assert not worth_storing(("", "en"), unexplored, judged, 500, 0.002, 20)
-    assert worth_storing(("", "en"), explored, judged, 500, 0.002, 20)
-    assert worth_storing(("sr", "en"), unexplored, judged, 500, 0.002, 20), "a form that finds pages"
-    assert worth_storing(("", "sr"), unexplored, judged, 500, 0.002, 20), "a form not tried yet"
+    assert not worth_asking(("", "en"), unexplored, judged, 500, 0.002, 20)
+    assert worth_asking(("", "en"), explored, judged, 500, 0.002, 20)
+    assert worth_asking(("sr", "en"), unexplored, judged, 500, 0.002, 20), "a form that finds pages"
+    assert worth_asking(("", "sr"), unexplored, judged, 500, 0.002, 20), "a form not tried yet"
