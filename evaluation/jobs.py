@@ -5,6 +5,7 @@ import logging
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
+from crawlweb.services.site_language import settled_sites
 from evaluation.services import deep as deep_service
 from evaluation.services import deep_rounds
 from evaluation.services import scoring
@@ -60,9 +61,10 @@ def score_crawl(crawl_id: int) -> None:
     cfg = PairsSettings.current()
     finished = Crawl.objects.filter(pk=crawl_id, state=Crawl.State.FINISHED).exists()
     site_ids = scoring.pass_site_ids(crawl_id, cfg, every=finished)  # before the pass marks every site scored
+    settled = settled_sites(crawl_id)  # most sites of the pass after the crawl: no page since their scoring
     start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     try:
-        scoring.score_crawl(crawl_id, cfg, site_ids=site_ids)
+        scoring.score_crawl(crawl_id, cfg, site_ids=site_ids, settled=settled)
         end_crawl_pass(crawl_id, whole=finished)
         if cfg.deep_checks:
             _check_new_deep_guesses(crawl_id, cfg)

@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from crawlweb.language.site_variety import SiteVariety, site_variety
@@ -55,6 +56,16 @@ def settle_site_languages(crawl_id: int, site_id: int) -> SiteVariety:
 
 
 SITE_LANGUAGE_FIELDS = ("variety", "scores", "evidence", "pages", "pages_corrected")
+
+
+def settled_sites(crawl_id: int) -> set[int]:
+    """The sites whose SiteLanguage row counted every page the site has in the crawl now: settling
+    them again would write nothing (the decision reads only their pages' own evidence), so a
+    crawl-wide pass leaves them as they are."""
+    counts = dict(Page.objects.filter(crawl_id=crawl_id).order_by().values("site_id")
+                  .annotate(n=Count("id")).values_list("site_id", "n"))
+    return {site_id for site_id, pages in SiteLanguage.objects.filter(crawl_id=crawl_id).values_list("site_id", "pages")
+            if counts.get(site_id) == pages}
 
 
 def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:

@@ -53,14 +53,21 @@ class OneLanguageBatch:
     def handled(self) -> list[int]:
         return sorted(self.sites) + self.empty
 
+    @property
+    def pages(self) -> int:
+        return sum(len(loaded.pages) for loaded, _ in self.sites.values())
 
-def prepare(crawl_id: int, site_ids, cfg: PairsSettings, languages: tuple[str, str]) -> OneLanguageBatch:
+
+def prepare(crawl_id: int, site_ids, cfg: PairsSettings, languages: tuple[str, str],
+            settled: set[int] = frozenset()) -> OneLanguageBatch:
     """Settle, load and mine the one-language sites among ``site_ids`` and write their C(w) rows; the
-    others are left in ``full_path``."""
+    others are left in ``full_path``. ``settled``: sites whose languages need no settling again."""
     batch = OneLanguageBatch(crawl_id, cfg, languages)
     groups = groups_of(crawl_id, site_ids, cfg.group_max_sites)
     alone = sorted(site_id for site_id, group in groups.items() if len(group) == 1)
-    settle_sites_languages(crawl_id, alone)
+    to_settle = [site_id for site_id in alone if site_id not in settled]
+    if to_settle:
+        settle_sites_languages(crawl_id, to_settle)
     loaded = load_sites(crawl_id, [groups[site_id] for site_id in alone], text=False)
     candidates = [site_id for site_id in alone
                   if shows_one_language([(page.language, page.script) for page in loaded[site_id].pages], languages)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from crawlweb.models import Crawl, Site
-from crawlweb.services.site_language import settle_site_languages
+from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import (
     CandidatePair,
     DeepCheck,
@@ -85,20 +85,28 @@ def _retire(crawl_id: int, members) -> None:
             model.objects.filter(crawl_id=crawl_id, site_id__in=ids).delete()
 
 
-def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set[int] = frozenset()):
     # Each Site's variety corrects its pages' labels before pairs are looked for (a Serbian page
     # called Bosnian, a Croatian site's pages called Serbian): site_language.py. Every member of
     # the group is settled on its own pages: en.x.rs and x.rs are one pairing group, not one site.
-    for member in site_group(crawl_id, site, cfg.group_max_sites):
-        settle_site_languages(crawl_id, member.pk)
-    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
+    members = [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites) if member.pk not in settled]
+    if members:
+        settle_sites_languages(crawl_id, members)
+    loaded, mined = _load_and_mine(crawl_id, site, cfg, languages)
     _retire(crawl_id, loaded.group[1:])
+    if mined is not None:
+        store_site_patterns(crawl_id, loaded, mined, languages)
+    return loaded, mined
+
+
+def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+    """The site's pages and patterns as stored (settled and stored already: mining is cheap, the
+    reading is most of it)."""
+    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
     if not loaded.pages:
         return loaded, None
-    mined = mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
-                               languages=languages)
-    store_site_patterns(crawl_id, loaded, mined, languages)
-    return loaded, mined
+    return loaded, mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
+                                      languages=languages)
 
 
 def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages, summary: ScoreSummary):
@@ -185,21 +193,31 @@ def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]
     return ids - set(up_to_date)
 
 
+class _KeptPages:
+    """How many more pages a crawl-wide pass may hold between its two phases (PASS_KEEP_PAGES)."""
+
+    def __init__(self, pages: int):
+        self.left = pages
+
+    def take(self, pages: int) -> bool:
+        if pages > self.left:
+            return False
+        self.left -= pages
+        return True
+
+
 class _MinedSites:
     """The sites a pass mined, kept for its pairing phase: loaded pages and patterns while they fit
-    in PASS_KEEP_PAGES pages, the rest by Site only, mined again when their turn comes. Keeping every
-    site of a large crawl held all its bilingual pages in the worker at once (a score worker grew
-    past 500 MB during a 55,000-page crawl's pass)."""
+    in the pass's page budget, the rest by Site only, read and mined again when their turn comes
+    (settled and stored already). Keeping every site of a large crawl held all its bilingual pages
+    in the worker at once (a score worker grew past 500 MB during a 55,000-page crawl's pass)."""
 
-    def __init__(self):
+    def __init__(self, kept: _KeptPages):
         self.sites: list[tuple[Site, tuple | None]] = []
-        self.kept_pages = 0
+        self.kept = kept
 
     def add(self, site: Site, loaded, mined) -> None:
-        kept = None
-        if self.kept_pages + len(loaded.pages) <= PASS_KEEP_PAGES:
-            kept, self.kept_pages = (loaded, mined), self.kept_pages + len(loaded.pages)
-        self.sites.append((site, kept))
+        self.sites.append((site, (loaded, mined) if self.kept.take(len(loaded.pages)) else None))
 
     def __len__(self) -> int:
         return len(self.sites)
@@ -213,15 +231,41 @@ class _MinedSites:
                 yield loaded, mined
 
 
-PASS_KEEP_PAGES = 20_000  # pages of mined sites a crawl-wide pass keeps between its two phases
+class _OneLanguageBatches:
+    """The pass's one-language batches between its phases: kept while they fit in the page budget,
+    else their sites only, prepared again for the guessing phase (settled and their C(w) rows stored
+    already: a read and a mining). Every batch of a 100,000-page crawl held at once was the pass's
+    largest memory."""
+
+    def __init__(self, kept: _KeptPages):
+        self.batches: list[tuple[list[int], one_language.OneLanguageBatch | None]] = []
+        self.kept = kept
+
+    def add(self, batch: one_language.OneLanguageBatch) -> None:
+        self.batches.append((batch.handled, batch if self.kept.take(batch.pages) else None))
+
+    def each(self, prepare_again):
+        """(batch, its sites that show both languages by now) of each batch in turn, releasing each
+        once handed out; a batch prepared again hands over a site that grew a second language since."""
+        for index, (site_ids, batch) in enumerate(self.batches):
+            self.batches[index] = (site_ids, None)
+            if batch is not None:
+                yield batch, []
+            else:
+                batch = prepare_again(site_ids)
+                yield batch, list(batch.full_path)
+
+
+PASS_KEEP_PAGES = 10_000  # pages of prepared sites a crawl-wide pass keeps between its two phases
 
 
 def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
                 progress: Callable[[str, int, int, ScoreSummary], None] | None = None, *,
-                site_ids: set[int] | None = None) -> ScoreSummary:
+                site_ids: set[int] | None = None, settled: set[int] = frozenset()) -> ScoreSummary:
     """Every site (or ``site_ids``, from pass_site_ids): mine all (phase 1), global credibility
     once, then pair all (phase 2); the one-language sites in batches, their guesses after the global
-    rebuild as every other site's.
+    rebuild as every other site's. ``settled``: sites whose page languages need no settling
+    (site_language.settled_sites; the crawl's own passes).
     ``progress(phase, sites done, sites in the phase, summary so far)`` is told as sites are done."""
     cfg = cfg or PairsSettings.current()
     crawl = Crawl.objects.get(pk=crawl_id)
@@ -230,16 +274,17 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
     if site_ids is None:
         site_ids = pass_site_ids(crawl_id, cfg, every=True)
     ordered = sorted(site_ids)
-    batches, full_path = [], []
+    kept = _KeptPages(PASS_KEEP_PAGES)
+    batches, full_path = _OneLanguageBatches(kept), []
     for start in range(0, len(ordered), ONE_LANGUAGE_CHUNK):
-        batch = one_language.prepare(crawl_id, ordered[start:start + ONE_LANGUAGE_CHUNK], cfg, languages)
-        batches.append(batch)
+        batch = one_language.prepare(crawl_id, ordered[start:start + ONE_LANGUAGE_CHUNK], cfg, languages, settled)
+        batches.add(batch)
         full_path += batch.full_path
         if progress:
             progress("mining patterns", start + len(batch.handled), len(ordered), summary)
-    mined_sites = _MinedSites()
+    mined_sites = _MinedSites(kept)
     for done, site in enumerate(Site.objects.filter(pk__in=full_path), 1):
-        loaded, mined = _mine(crawl_id, site, cfg, languages)
+        loaded, mined = _mine(crawl_id, site, cfg, languages, settled)
         if mined is not None:
             mined_sites.add(site, loaded, mined)
         if progress:
@@ -248,14 +293,23 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
     domains = stored_domain_credibility(crawl_id)
     conventions = stored_conventions(crawl_id, cfg.min_frequency)
     handed_back = []
-    for batch in batches:
+
+    def prepare_again(site_ids):  # settled and C(w) stored in phase 1 (pages stored since claim their own scoring)
+        return one_language.prepare(crawl_id, site_ids, cfg, languages, set(site_ids))
+
+    for batch, grew in batches.each(prepare_again):
+        handed_back += grew
         handed_back += one_language.guess(batch, patterns, domains, conventions)
         summary.count_one_language(batch)
-    for site in Site.objects.filter(pk__in=handed_back):  # proposed something after all: the full path
-        loaded, mined = _mine(crawl_id, site, cfg, languages)
+    for site in Site.objects.filter(pk__in=handed_back):  # proposed something after all, or grew: the full path
+        loaded, mined = _mine(crawl_id, site, cfg, languages)  # settled again: a few sites
         if mined is not None:
             mined_sites.add(site, loaded, mined)
-    for done, (loaded, mined) in enumerate(mined_sites.each(lambda site: _mine(crawl_id, site, cfg, languages)), 1):
+
+    def mine_again(site):  # settled and stored in phase 1
+        return _load_and_mine(crawl_id, site, cfg, languages)
+
+    for done, (loaded, mined) in enumerate(mined_sites.each(mine_again), 1):
         _pair(crawl_id, loaded, mined, patterns, domains, cfg, languages, summary)
         if progress:
             progress("pairing", done, len(mined_sites), summary)

@@ -2,7 +2,8 @@
 import pytest
 from django.utils import timezone
 
-from crawlweb.models import SiteLanguage
+from crawlweb.models import Page, SiteLanguage
+from crawlweb.services.site_language import settled_sites
 from evaluation.models import CandidatePair, DeepCheck, ScriptVariant, SiteCredibility, UrlPattern
 from evaluation.pairing.guess_forms import explores_url
 from evaluation.services import deep, one_language, scoring
@@ -86,20 +87,31 @@ def test_a_crawl_wide_pass_with_one_language_sites_stores_what_scoring_each_alon
     assert _rows(crawl, site_ids) == after_pass
 
 
-def test_a_crawl_wide_pass_that_keeps_no_mined_site_in_memory_stores_the_same(sync_jobs, monkeypatch):
-    """A large crawl's pass cannot hold every bilingual site's pages between mining and pairing: the
-    sites beyond PASS_KEEP_PAGES are mined again for pairing, and the rows are the same."""
+def test_a_crawl_wide_pass_that_keeps_no_prepared_site_in_memory_nor_settles_again_stores_the_same(
+        sync_jobs, monkeypatch):
+    """A large crawl's pass cannot hold every site's pages between its two phases: the one-language
+    batches and the bilingual sites beyond PASS_KEEP_PAGES are read again for guessing and pairing,
+    and sites whose languages were settled with every page they have are not settled again; the
+    rows are the same."""
     truth = sync_jobs.truth()
-    crawl = crawl_sites(_pick(truth, FULL_PATH), budget=120)
+    crawl = crawl_sites(_pick(truth, ONE_LANGUAGE[:3] + FULL_PATH), budget=160)
     site_ids = set(SiteCredibility.objects.filter(crawl=crawl).values_list("site_id", flat=True))
+    DeepCheck.objects.filter(crawl=crawl).delete()
     scoring.score_crawl(crawl.pk)
     kept = _rows(crawl, site_ids)
-    assert kept["pairs"], "the bilingual sites have pairs to compare"
+    assert kept["pairs"] and kept["guesses"], "the sites have pairs and one-language guesses to compare"
+    settled = settled_sites(crawl.pk)
+    assert site_ids <= settled, "a pass settles every site with the pages it has"
 
     CandidatePair.objects.filter(crawl=crawl).delete()
+    DeepCheck.objects.filter(crawl=crawl).delete()
     monkeypatch.setattr(scoring, "PASS_KEEP_PAGES", 0)
-    scoring.score_crawl(crawl.pk)
+    scoring.score_crawl(crawl.pk, settled=settled)
     assert _rows(crawl, site_ids) == kept
+
+    grown = min(site_ids)
+    Page.objects.filter(crawl=crawl, site_id=grown).order_by("-id").first().delete()
+    assert grown not in settled_sites(crawl.pk), "a site whose pages changed is settled again"
 
 
 def test_one_language_sites_store_no_guess_of_a_form_the_crawl_discredited_but_the_explored_ones(
