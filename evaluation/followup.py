@@ -1,6 +1,7 @@
 """Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
-- After each step: score_site for the sites whose first page was just stored, for those that have
+- After each step: score_site for the sites whose first page was just stored, for those whose pages
+  just showed a language of the pair for the first time, for those that have
   grown PAIRS_SITE_RESCORE_GROWTH times since their last scoring to at least
   PAIRS_SITE_RESCORE_FROM_PAGES pages, and for sites whose last pages have
   waited PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
@@ -15,14 +16,21 @@
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from datetime import timedelta
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
 from evaluation.jobs import score_crawl, score_sites
-from evaluation.services.claims import claim_crawl_pass, claim_quiet_sites, claim_sites
-from evaluation.services.config import PairsSettings
+from evaluation.pairing.records import base_language
+from evaluation.services.claims import (
+    claim_crawl_pass,
+    claim_quiet_sites,
+    claim_sites,
+    note_languages_shown,
+    sites_showing_a_new_language,
+)
+from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.inputs import canonical_of
 from evaluation.site_verdicts import combine_site_verdicts
 
@@ -33,10 +41,19 @@ def after_step(crawl, step) -> None:
     if not step.stored_page_ids:
         return
     cfg = PairsSettings.current()
-    site_of_page = list(Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", flat=True))
-    canonical = canonical_of(crawl.pk, set(site_of_page), cfg.group_max_sites)
-    stored = Counter(canonical[site_id] for site_id in site_of_page)
-    due = claim_sites(crawl.pk, stored, growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
+    pages = list(Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", "language"))
+    canonical = canonical_of(crawl.pk, {site_id for site_id, _ in pages}, cfg.group_max_sites)
+    stored = Counter(canonical[site_id] for site_id, _ in pages)
+    pair = crawl_languages(crawl)
+    shown: dict[int, set[str]] = defaultdict(set)
+    for site_id, language in pages:
+        if base_language(language) in pair:
+            shown[canonical[site_id]].add(base_language(language))
+    new_language = sites_showing_a_new_language(crawl.pk, shown)
+    due = claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id in new_language})
+    due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in new_language},
+                       growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
+    note_languages_shown(crawl.pk, shown)  # after the claims: a first page's claim row exists now
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds))
     due = sorted(set(due))
     for start in range(0, len(due), SITES_PER_JOB):

@@ -3,7 +3,8 @@ pass per crawl (CrawlScoring), each due only after its input has grown by a fact
 
 A site is scored at its first page, then again when it has grown ``growth`` times since its last
 scoring to at least ``from_pages`` pages (2 and 8: at 1, 8, 16, 32 … pages, so all its scorings
-together read about twice its final size) or when pages no scoring saw have waited ``quiet``
+together read about twice its final size), when its pages show a language of the crawl's pair for
+the first time (what makes it bilingual: at once), or when pages no scoring saw have waited ``quiet``
 seconds without the site growing further (a site that stopped short of the next factor).  Scoring after every step that stored a page re-read a growing
 site from its start again and again: quadratic in its size.
 
@@ -72,6 +73,32 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
                  True, adapt(now)])
             won += [site_id for site_id, flipped in cursor.fetchall() if flipped]
     return sorted(won)
+
+
+def sites_showing_a_new_language(crawl_id: int, shown: Mapping[int, set[str]]) -> set[int]:
+    """The sites among ``shown`` ({site id: languages of the crawl's pair its just stored pages are in})
+    that were scored before and show one of them for the first time; every site's claim row (once it
+    exists) notes what it has shown. Such a site is claimed at once whatever its growth: its second
+    language is what makes it bilingual, and waiting for a factor or a quiet minute made a small
+    bilingual site's verdict the slowest of all."""
+    seen = {site_id: set(filter(None, languages.split(",")))
+            for site_id, languages in ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=list(shown))
+            .values_list("site_id", "languages_seen")}
+    return {site_id for site_id, languages in shown.items() if site_id in seen and not languages <= seen[site_id]}
+
+
+def note_languages_shown(crawl_id: int, shown: Mapping[int, set[str]]) -> None:
+    """Add ``shown`` to the claim rows' languages_seen, one UPDATE per distinct new value (a pair has
+    three), the rows already knowing theirs not written."""
+    seen = dict(ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=list(shown))
+                .values_list("site_id", "languages_seen"))
+    by_value: dict[str, list[int]] = defaultdict(list)
+    for site_id, languages in shown.items():
+        before = set(filter(None, seen.get(site_id, "").split(",")))
+        if site_id in seen and not languages <= before:
+            by_value[",".join(sorted(before | languages))].append(site_id)
+    for value, site_ids in by_value.items():
+        ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).update(languages_seen=value[:32])
 
 
 def claim_quiet_sites(crawl_id: int, quiet: timedelta) -> list[int]:

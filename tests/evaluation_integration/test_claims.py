@@ -1,10 +1,12 @@
 """Debounce of score_site: a batch of sites is claimed in two statements, each site by one caller only."""
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Page, Site
+from evaluation.followup import after_step
 from evaluation.models import ScoreClaim
 from evaluation.services.claims import STALE_AFTER, claim_quiet_sites, claim_sites, mark_sites_scored, release_claim
 from evaluation.services.inputs import canonical_site_ids, site_group
@@ -141,3 +143,28 @@ def test_a_sites_guesses_are_queued_for_checking_once_however_often_it_is_scored
     assert claim_unchecked(crawl.pk, site.pk), "a new guess"
     release_unchecked(crawl.pk, site.pk)  # a job that could check nothing hands them back
     assert claim_unchecked(crawl.pk, site.pk)
+
+
+def test_a_site_whose_pages_show_a_second_language_of_the_pair_is_scored_at_once():
+    """Its second language is what makes a site bilingual: a site scored at its first English page is
+    claimed again as soon as a Serbian page is stored, though it is far from its next growth factor
+    (it used to wait a quiet minute, the slowest verdicts of a crawl). A third language is no reason."""
+    crawl = Crawl.objects.create(name="new language", source_language="sr", target_language="en")
+    [site] = make_sites("n.rs")
+    host = site.hosts.create(name=site.name)
+    stored = []
+
+    def step(language: str) -> bool:
+        page = Page.objects.create(crawl=crawl, site=site, host=host, url=f"http://n.rs/{len(stored)}",
+                                   final_url=f"http://n.rs/{len(stored)}", status_code=200, md5=str(len(stored)),
+                                   fetched_at=timezone.now(), language=language)
+        stored.append(page)
+        after_step(crawl, SimpleNamespace(stored_page_ids=[page.pk]))
+        claim = ScoreClaim.objects.get(crawl=crawl, site=site)
+        if claim.pending:
+            release_claim(crawl.pk, site.pk)  # the job starts
+        return claim.pending
+
+    assert [step(language) for language in ("en", "en", "hr", "sr-Latn", "sr", "en")] == [
+        True, False, False, True, False, False]
+    assert ScoreClaim.objects.get(crawl=crawl, site=site).languages_seen == "en,sr"
