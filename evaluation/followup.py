@@ -1,10 +1,10 @@
 """Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
-- After each step: score_site for the sites whose first page was just stored, for those whose pages
-  just showed a language of the pair for the first time, for those that have
-  grown PAIRS_SITE_RESCORE_GROWTH times since their last scoring to at least
-  PAIRS_SITE_RESCORE_FROM_PAGES pages, and for sites whose last pages have
-  waited PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
+- After each step: score_site for the sites that reached PAIRS_SITE_RESCORE_FROM_PAGES pages or grew
+  PAIRS_SITE_RESCORE_GROWTH times since their last scoring, for those whose pages just showed a
+  language of the pair for the first time, and for sites whose last pages have waited
+  PAIRS_SITE_QUIET_SECONDS (PAIRS_SITE_FIRST_QUIET_SECONDS if never scored; at most one pending per
+  site: services/claims.py).  It mines
   only its own site and updates the global rows by that site's difference.
 - Now and then: score_crawl, the crawl-wide pass.  score_site re-pairs only its own site, so
   sites scored early would keep judging with old global patterns (rescue_global, deep guesses,
@@ -54,7 +54,8 @@ def after_step(crawl, step) -> None:
     due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in new_language},
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
     note_languages_shown(crawl.pk, shown)  # after the claims: a first page's claim row exists now
-    due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds))
+    due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds),
+                             timedelta(seconds=cfg.site_first_quiet_seconds))
     due = sorted(set(due))
     for start in range(0, len(due), SITES_PER_JOB):
         enqueue(score_sites, crawl.pk, due[start:start + SITES_PER_JOB], queue_name="score")

@@ -1,11 +1,13 @@
 """When scoring runs: at most one pending job per site (ScoreClaim) and one pending crawl-wide
 pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
 
-A site is scored at its first page, then again when it has grown ``growth`` times since its last
-scoring to at least ``from_pages`` pages (2 and 8: at 1, 8, 16, 32 … pages, so all its scorings
-together read about twice its final size), when its pages show a language of the crawl's pair for
-the first time (what makes it bilingual: at once), or when pages no scoring saw have waited ``quiet``
-seconds without the site growing further (a site that stopped short of the next factor).  Scoring after every step that stored a page re-read a growing
+A site is scored when it has ``from_pages`` pages, then again when it has grown ``growth`` times
+since its last scoring (8 and 2: at 8, 16, 32 … pages, so all its scorings together read about twice
+its final size), when its pages show a language of the crawl's pair for the first time (what makes it
+bilingual: at once), or when pages no scoring saw have waited ``quiet`` seconds without the site
+growing further (a site that stopped short of the next factor; ``first_quiet`` for a site never scored).
+Most sites of a national web have a few pages, which arrive in a burst over a few steps: scored at its
+first page and again when quiet, each cost two scorings where one, ``first_quiet`` later, tells the same.  Scoring after every step that stored a page re-read a growing
 site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
@@ -34,10 +36,10 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
                 from_pages: int = 0) -> list[int]:
     """Count the pages just stored per site (``stored``: site ids, one page each, or {site id: pages})
     and return the sites among them whose score_site the caller won the right to enqueue: not
-    pending, and never scored, or grown ``growth`` times since the last scoring (1.0: any new page
-    will do) to at least ``from_pages`` pages. Below that a scored site waits until it is quiet
+    pending, with at least ``from_pages`` pages, and never scored or grown ``growth`` times since the
+    last scoring (1.0 and 0: any new page will do). Below that a site waits until it is quiet
     (claim_quiet_sites): most sites of a national web have a few pages, which arrive over several
-    steps, and scored at 1, 2, 3 and 5 pages each cost four scorings where two tell the same.
+    steps, and scored at 1, 2, 3 and 5 pages each cost four scorings where one tells the same.
 
     Missing claim rows are created, then one UPDATE per distinct count raises the counters and, in
     the same write, flips every claimable row to pending (raised then flipped in two statements, each
@@ -60,8 +62,8 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     with connection.cursor() as cursor:
         for n, ids in by_count.items():
             # SET reads the row as it was: the claimable test sees the count before this raise.
-            claimable = ("((pending = %s OR claimed_at < %s) AND (pages_at_last_score = 0 OR (pages_stored + %s"
-                         " >= %s * pages_at_last_score AND pages_stored + %s >= %s)))")
+            claimable = ("((pending = %s OR claimed_at < %s) AND (pages_at_last_score = 0 OR pages_stored + %s"
+                         " >= %s * pages_at_last_score) AND pages_stored + %s >= %s)")
             claim_params = [False, adapt(now - STALE_AFTER), n, float(growth), n, int(from_pages)]
             cursor.execute(
                 f"UPDATE {ScoreClaim._meta.db_table} SET pages_stored = pages_stored + %s, behind = %s,"
@@ -101,17 +103,21 @@ def note_languages_shown(crawl_id: int, shown: Mapping[int, set[str]]) -> None:
         ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).update(languages_seen=value[:32])
 
 
-def claim_quiet_sites(crawl_id: int, quiet: timedelta) -> list[int]:
-    """The sites with pages no scoring saw, none stored for ``quiet``, whose score_site the caller
-    won: a site that stopped growing short of its next factor still gets its last pages scored
-    while the crawl runs (reads only the rows that are behind, by a partial index)."""
+def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_quiet: timedelta | None = None) -> list[int]:
+    """The sites with pages no scoring saw, none stored for ``quiet`` (``first_quiet`` for a site never
+    scored; the same when not given), whose score_site the caller won: a site that stopped growing
+    short of its next factor still gets its last pages scored while the crawl runs (reads only the rows
+    that are behind, by a partial index)."""
     now = timezone.now()
+    first_quiet = quiet if first_quiet is None else first_quiet
     adapt = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
-            " WHERE crawl_id = %s AND behind = %s AND last_stored_at < %s AND pending = %s RETURNING site_id",
-            [True, adapt(now), crawl_id, True, adapt(now - quiet), False])
+            " WHERE crawl_id = %s AND behind = %s AND pending = %s AND last_stored_at < %s"  # the index's range
+            " AND last_stored_at < CASE WHEN pages_at_last_score = 0 THEN %s ELSE %s END RETURNING site_id",
+            [True, adapt(now), crawl_id, True, False, adapt(now - min(quiet, first_quiet)),
+             adapt(now - first_quiet), adapt(now - quiet)])
         return sorted(row[0] for row in cursor.fetchall())
 
 

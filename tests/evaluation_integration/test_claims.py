@@ -70,9 +70,9 @@ def test_a_site_is_scored_again_only_after_growing_by_the_factor():
     assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (8, 8, False)
 
 
-def test_a_small_site_is_scored_at_its_first_page_and_again_by_growth_only_from_the_threshold():
-    """Growth 2 from 8 pages (the defaults): at 1, 8, 16 pages; the pages between wait for the site to be
-    quiet (claim_quiet_sites), so a site of five pages is scored twice, not at 1, 2, 3 and 5."""
+def test_a_small_site_is_scored_by_growth_only_from_the_threshold():
+    """Growth 2 from 8 pages (the defaults): at 8, 16 pages; the pages before and between wait for the site
+    to be quiet (claim_quiet_sites), so a site of five pages is scored once, not at 1, 2, 3 and 5."""
     crawl = Crawl.objects.create(name="from pages")
     [site] = make_sites("f.rs")
     scored_at = []
@@ -80,9 +80,25 @@ def test_a_small_site_is_scored_at_its_first_page_and_again_by_growth_only_from_
         if claim_sites(crawl.pk, [site.pk], growth=2, from_pages=8) == [site.pk]:
             scored_at.append(page)
             release_claim(crawl.pk, site.pk)
-    assert scored_at == [1, 8, 16]
+    assert scored_at == [8, 16]
     claim = ScoreClaim.objects.get(crawl=crawl, site=site)
     assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (20, 16, True)
+
+
+def test_a_site_never_scored_is_scored_once_its_first_pages_have_been_quiet_for_the_shorter_wait():
+    """A new site's few pages come in a burst: it is scored once they stop coming for ``first_quiet``
+    (20 s by default), a site scored before only after ``quiet`` (60 s)."""
+    crawl = Crawl.objects.create(name="first quiet")
+    new, scored = make_sites("n1.rs", "n2.rs")
+    claim_sites(crawl.pk, {scored.pk: 8}, growth=2, from_pages=8)
+    release_claim(crawl.pk, scored.pk)
+    assert claim_sites(crawl.pk, {new.pk: 3, scored.pk: 1}, growth=2, from_pages=8) == []
+    quiet, first_quiet = timedelta(seconds=60), timedelta(seconds=20)
+    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [], "the last pages are just stored"
+    ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - first_quiet - timedelta(seconds=1))
+    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [new.pk]
+    ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - quiet - timedelta(seconds=1))
+    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [scored.pk], "the new site is pending already"
 
 
 def test_pages_counted_in_bulk_per_site():
@@ -146,9 +162,10 @@ def test_a_sites_guesses_are_queued_for_checking_once_however_often_it_is_scored
 
 
 def test_a_site_whose_pages_show_a_second_language_of_the_pair_is_scored_at_once():
-    """Its second language is what makes a site bilingual: a site scored at its first English page is
-    claimed again as soon as a Serbian page is stored, though it is far from its next growth factor
-    (it used to wait a quiet minute, the slowest verdicts of a crawl). A third language is no reason."""
+    """Its second language is what makes a site bilingual: a site whose pages were English is claimed as
+    soon as a Serbian page is stored, though it is far from its next growth factor (it used to wait a
+    quiet minute, the slowest verdicts of a crawl). A third language is no reason; the English pages
+    before wait for the site to be quiet, or to grow."""
     crawl = Crawl.objects.create(name="new language", source_language="sr", target_language="en")
     [site] = make_sites("n.rs")
     host = site.hosts.create(name=site.name)
@@ -166,5 +183,5 @@ def test_a_site_whose_pages_show_a_second_language_of_the_pair_is_scored_at_once
         return claim.pending
 
     assert [step(language) for language in ("en", "en", "hr", "sr-Latn", "sr", "en")] == [
-        True, False, False, True, False, False]
+        False, False, False, True, False, False]
     assert ScoreClaim.objects.get(crawl=crawl, site=site).languages_seen == "en,sr"
