@@ -154,6 +154,8 @@ CRAWLER_LEASE_LOOKAHEAD = env_number("CRAWLER_LEASE_LOOKAHEAD", 0.2, minimum=0, 
 # and the budget are checked between batches).
 CRAWLER_STEP_SECONDS = env_number("CRAWLER_STEP_SECONDS", 5.0, minimum=0, maximum=600)
 CRAWLER_IDLE_FINISH_SECONDS = env_number("CRAWLER_IDLE_FINISH_SECONDS", 120.0, minimum=0, maximum=86400)
+# More jobs than this waiting on "score" (RQ): the next crawl step queues behind them (0 = never).
+CRAWLER_SCORE_BACKLOG = env_number("CRAWLER_SCORE_BACKLOG", 100, minimum=0, integer=True)
 # How often a worker looks for running crawls whose step chain was lost (Redis restarted empty, a
 # step failed while PostgreSQL was down, a worker killed) and enqueues their chains again (0: never).
 CRAWLER_CHAIN_WATCH_SECONDS = env_number("CRAWLER_CHAIN_WATCH_SECONDS", 30.0, minimum=0, maximum=86400)

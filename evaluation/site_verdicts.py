@@ -50,14 +50,17 @@ def _only(rows, site_ids, field: str = "site_id"):
     return rows if site_ids is None else rows.filter(**{f"{field}__in": site_ids})
 
 
-def page_languages(crawl: Crawl, site_ids=None) -> dict[int, Counter]:
-    """Site id -> pages per base language of the crawl's stored HTML pages (of ``site_ids`` only, if given)."""
+def first_pages_and_languages(crawl: Crawl, site_ids=None) -> tuple[dict[int, int], dict[int, Counter]]:
+    """({site id: its first stored page's id}, {site id: pages per base language of its stored HTML
+    pages}) of the crawl's sites (of ``site_ids`` only, if given), in one read of their pages."""
+    first: dict[int, int] = {}
     counts: dict[int, Counter] = defaultdict(Counter)
-    rows = (_only(Page.objects.filter(crawl=crawl, status_code__gte=200, status_code__lt=300), site_ids)
-            .exclude(language="").values_list("site_id", "language"))
-    for site_id, language in rows:
-        counts[site_id][_base(language)] += 1
-    return counts
+    for site_id, page_id, status, language in (_only(Page.objects.filter(crawl=crawl), site_ids).order_by()
+                                               .values_list("site_id", "id", "status_code", "language")):
+        first[site_id] = min(first.get(site_id, page_id), page_id)
+        if language and status is not None and 200 <= status < 300:
+            counts[site_id][_base(language)] += 1
+    return first, counts
 
 
 def kept_pairs(crawl: Crawl, site_ids=None) -> dict[int, list[tuple[str, str]]]:
@@ -103,12 +106,12 @@ def combine_site_verdicts(crawl_id: int, site_ids=None) -> int:
     if crawl is None:
         return 0
     pair = (_base(crawl.source_language), _base(crawl.target_language))
-    first_page = dict(_only(Page.objects.filter(crawl=crawl), site_ids).order_by("-id").values_list("site_id", "id"))
     if site_ids is None:
-        ordered = sorted(first_page)
+        ordered = sorted(set(Page.objects.filter(crawl=crawl).values_list("site_id", flat=True).distinct()))
         for start in range(0, len(ordered), SETTLE_CHUNK):  # many sites a statement: most are tiny
             settle_sites_languages(crawl_id, ordered[start:start + SETTLE_CHUNK])
-    languages, pairs = page_languages(crawl, site_ids), kept_pairs(crawl, site_ids)
+    first_page, languages = first_pages_and_languages(crawl, site_ids)  # as settled
+    pairs = kept_pairs(crawl, site_ids)
     existing = {v.site_id: v for v in _only(SiteVerdict.objects.filter(crawl=crawl), site_ids)}
     pages_now = _pages_now(crawl)
     fresh: list[SiteVerdict] = []

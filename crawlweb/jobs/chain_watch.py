@@ -20,7 +20,7 @@ from django.db import connections
 from rq.registry import StartedJobRegistry
 
 from crawlweb.jobs.crawl_step import crawl_step
-from crawlweb.jobs.queueing import pending_crawl_jobs
+from crawlweb.jobs.queueing import FOLLOW_UP_QUEUES, pending_crawl_jobs
 from crawlweb.models import Crawl
 from crawlweb.services.crawl_control import CrawlStateError, kick_crawl
 
@@ -75,9 +75,10 @@ class ChainWatch:
         if not queue.connection.set(LOCK_KEY, "1", nx=True, px=max(1, int(self.interval_s * 900))):
             return []  # another worker looked within this interval
         running = set(Crawl.objects.filter(state=Crawl.State.RUNNING).values_list("pk", flat=True))
-        chained = chained_crawls(queue)
-        # A crawl with nothing to lease parks its step behind its own follow-up jobs (on queue score
-        # or train, crawl_step._wait_for_own_jobs): while they are pending, its chain is there.
+        # A step may also wait on a follow-up queue: behind a long score queue (crawl_step's
+        # _queue_for_next_step), or, with nothing to lease, behind the crawl's own follow-up jobs
+        # (_wait_for_own_jobs: while they are pending, its chain is there).
+        chained = set().union(*(chained_crawls(django_rq.get_queue(name)) for name in ("crawl", *FOLLOW_UP_QUEUES)))
         chained |= {crawl_id for crawl_id in running - chained if pending_crawl_jobs(crawl_id)}
         revive, self.seen_before = chainless(running, chained, self.seen_before)
         revived = []

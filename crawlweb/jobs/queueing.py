@@ -276,6 +276,15 @@ def queue_behind_crawl_jobs(crawl_id: int) -> str | None:
     return next((name for name in reversed(FOLLOW_UP_QUEUES) if name in waiting), None)
 
 
+def jobs_waiting(queue_name: str) -> int:
+    """On RQ: how many jobs wait in the queue (of every crawl); in-process queues are not counted (0)."""
+    if not uses_redis():
+        return 0
+    import django_rq
+
+    return django_rq.get_queue(queue_name).count
+
+
 def crawls_with_pending_jobs() -> set[int]:
     """The crawls that have follow-up jobs queued or running now."""
     if uses_redis():
