@@ -28,7 +28,8 @@ Keys of the last line (numbers only; -1 = not measured):
   pages              pages fetched (Crawl.pages_fetched) when the crawl ended or was stopped
   pages_per_s_first  pages/s over the first 10 % of those pages (clock from the last sample with none)
   pages_per_s_last   pages/s over the last 10 %;  flat_ratio = last / first
-  scoring_share      seconds of jobs on the score queue / seconds of all jobs (RQ job records)
+  scoring_share      seconds of jobs on the score queue (less crawl steps queued behind it) / seconds of all
+                     jobs (RQ job records)
   verdict_lag_p95_s  p95 over sites decided before the crawl ended of (SiteVerdict.decided_at - the site's
                      first page's fetched_at); with no such verdict, the first time a site's pairing score
                      (SiteCredibility) was seen, polled each second (printed which)
@@ -352,10 +353,10 @@ def server_setting(name: str) -> str:
 
 def job_share(run: ScaleRun) -> float:
     times = measures.job_times(REDIS_URL, ("crawl", "score", "train"), since=run.started - 5)
-    total, scoring = times.seconds(), times.seconds(measures.SCORING_QUEUES)
+    total, scoring = times.seconds(), times.scoring_seconds()
     worker_s = WORKERS * (run.workers_stopped - run.started)
     print(f"worker seconds in jobs: {total:.0f} of {worker_s:.0f} s of {WORKERS} workers' time; scoring "
-          f"(score queue) {scoring:.0f} s = {scoring / max(1e-9, total):.2f} of job time, "
+          f"(score queue, crawl steps run from it left out) {scoring:.0f} s = {scoring / max(1e-9, total):.2f} of job time, "
           f"{scoring / max(1e-9, worker_s):.2f} of worker time")
     for (queue, function), values in sorted(times.by_function.items(), key=lambda item: -sum(item[1])):
         print(f"  {queue:6s} {function:28s} {len(values):6d} jobs {sum(values):8.1f} s  mean {sum(values) / len(values):6.2f} s"

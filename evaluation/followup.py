@@ -2,9 +2,9 @@
 
 - After each step: score_site for the sites that reached PAIRS_SITE_RESCORE_FROM_PAGES pages or grew
   PAIRS_SITE_RESCORE_GROWTH times since their last scoring, for those whose pages just showed a
-  language of the pair for the first time, and for sites whose last pages have waited
-  PAIRS_SITE_QUIET_SECONDS (PAIRS_SITE_FIRST_QUIET_SECONDS if never scored; at most one pending per
-  site: services/claims.py).  It mines
+  language of the pair for the first time, for sites never scored whose first page is
+  PAIRS_SITE_FIRST_DELAY_SECONDS old, and for sites whose last pages have waited
+  PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
   only its own site and updates the global rows by that site's difference.
 - Now and then: score_crawl, the crawl-wide pass.  score_site re-pairs only its own site, so
   sites scored early would keep judging with old global patterns (rescue_global, deep guesses,
@@ -55,7 +55,7 @@ def after_step(crawl, step) -> None:
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
     note_languages_shown(crawl.pk, shown)  # after the claims: a first page's claim row exists now
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds),
-                             timedelta(seconds=cfg.site_first_quiet_seconds))
+                             timedelta(seconds=cfg.site_first_delay_seconds))
     due = sorted(set(due))
     for start in range(0, len(due), SITES_PER_JOB):
         enqueue(score_sites, crawl.pk, due[start:start + SITES_PER_JOB], queue_name="score")

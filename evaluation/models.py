@@ -278,6 +278,9 @@ class ScoreClaim(models.Model):
         default=0, help_text="pages_stored when its last score_site (or crawl-wide pass) started.")
     behind = models.BooleanField(default=False, help_text="Pages stored that no scoring has seen yet.")
     last_stored_at = models.DateTimeField(null=True, blank=True)
+    first_stored_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its first page was stored: a site never scored is scored "
+                                         "PAIRS_SITE_FIRST_DELAY_SECONDS after it.")
     languages_seen = models.CharField(
         max_length=32, blank=True, default="",
         help_text="Languages of the crawl's pair its stored pages have shown, comma-separated: a page in a new "

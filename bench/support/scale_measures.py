@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 SCORING_QUEUES = ("score",)
+CRAWL_FUNCTIONS = ("crawl_step",)  # crawling wherever it was queued
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -46,6 +47,12 @@ class JobTimes:
 
     def seconds(self, queues: tuple[str, ...] | None = None) -> float:
         return sum(sum(v) for (queue, _), v in self.by_function.items() if queues is None or queue in queues)
+
+    def scoring_seconds(self) -> float:
+        """Seconds of jobs on the scoring queues, less the crawl steps run from there (a step queued
+        behind a long score queue, crawl_step._queue_for_next_step, is crawling all the same)."""
+        return sum(sum(v) for (queue, function), v in self.by_function.items()
+                   if queue in SCORING_QUEUES and function not in CRAWL_FUNCTIONS)
 
 
 def job_times(redis_url: str, queues: tuple[str, ...], since: float) -> JobTimes:

@@ -1,13 +1,14 @@
 """When scoring runs: at most one pending job per site (ScoreClaim) and one pending crawl-wide
 pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
 
-A site is scored when it has ``from_pages`` pages, then again when it has grown ``growth`` times
-since its last scoring (8 and 2: at 8, 16, 32 … pages, so all its scorings together read about twice
-its final size), when its pages show a language of the crawl's pair for the first time (what makes it
-bilingual: at once), or when pages no scoring saw have waited ``quiet`` seconds without the site
-growing further (a site that stopped short of the next factor; ``first_quiet`` for a site never scored).
-Most sites of a national web have a few pages, which arrive in a burst over a few steps: scored at its
-first page and again when quiet, each cost two scorings where one, ``first_quiet`` later, tells the same.  Scoring after every step that stored a page re-read a growing
+A site is first scored ``first_delay`` seconds after its first page, or once it has ``from_pages``
+pages; then again when it has grown ``growth`` times since its last scoring (8 and 2: at 8, 16, 32 …
+pages, so all its scorings together read about twice its final size), when its pages show a language
+of the crawl's pair for the first time (what makes it bilingual: at once), or when pages no scoring saw
+have waited ``quiet`` seconds without the site growing further (a site that stopped short of the next
+factor). Most sites of a national web have a few pages, which arrive in a burst over a few steps:
+scored at its first page and again when quiet, each cost two scorings where one, ``first_delay``
+later, tells the same; its verdict is that much later.  Scoring after every step that stored a page re-read a growing
 site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
@@ -52,7 +53,8 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     if not site_ids:
         return []
     now = timezone.now()
-    ScoreClaim.objects.bulk_create([ScoreClaim(crawl_id=crawl_id, site_id=site_id, pending=False, claimed_at=now)
+    ScoreClaim.objects.bulk_create([ScoreClaim(crawl_id=crawl_id, site_id=site_id, pending=False, claimed_at=now,
+                                               first_stored_at=now)
                                     for site_id in site_ids], ignore_conflicts=True)
     by_count: dict[int, list[int]] = defaultdict(list)
     for site_id in site_ids:
@@ -103,21 +105,21 @@ def note_languages_shown(crawl_id: int, shown: Mapping[int, set[str]]) -> None:
         ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).update(languages_seen=value[:32])
 
 
-def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_quiet: timedelta | None = None) -> list[int]:
-    """The sites with pages no scoring saw, none stored for ``quiet`` (``first_quiet`` for a site never
-    scored; the same when not given), whose score_site the caller won: a site that stopped growing
-    short of its next factor still gets its last pages scored while the crawl runs (reads only the rows
-    that are behind, by a partial index)."""
+def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_delay: timedelta | None = None) -> list[int]:
+    """The sites with pages no scoring saw, none stored for ``quiet``, or, never scored, whose first page
+    is ``first_delay`` old (``quiet`` when not given), whose score_site the caller won: a site that
+    stopped growing short of its next factor still gets its last pages scored while the crawl runs, and
+    a new site its verdict soon, its first burst of pages together (reads only the rows that are
+    behind, by a partial index)."""
     now = timezone.now()
-    first_quiet = quiet if first_quiet is None else first_quiet
+    first_delay = quiet if first_delay is None else first_delay
     adapt = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
-            " WHERE crawl_id = %s AND behind = %s AND pending = %s AND last_stored_at < %s"  # the index's range
-            " AND last_stored_at < CASE WHEN pages_at_last_score = 0 THEN %s ELSE %s END RETURNING site_id",
-            [True, adapt(now), crawl_id, True, False, adapt(now - min(quiet, first_quiet)),
-             adapt(now - first_quiet), adapt(now - quiet)])
+            " WHERE crawl_id = %s AND behind = %s AND pending = %s AND CASE WHEN pages_at_last_score = 0"
+            " THEN COALESCE(first_stored_at, last_stored_at) < %s ELSE last_stored_at < %s END RETURNING site_id",
+            [True, adapt(now), crawl_id, True, False, adapt(now - first_delay), adapt(now - quiet)])
         return sorted(row[0] for row in cursor.fetchall())
 
 

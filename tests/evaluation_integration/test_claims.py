@@ -85,20 +85,22 @@ def test_a_small_site_is_scored_by_growth_only_from_the_threshold():
     assert (claim.pages_stored, claim.pages_at_last_score, claim.behind) == (20, 16, True)
 
 
-def test_a_site_never_scored_is_scored_once_its_first_pages_have_been_quiet_for_the_shorter_wait():
-    """A new site's few pages come in a burst: it is scored once they stop coming for ``first_quiet``
-    (20 s by default), a site scored before only after ``quiet`` (60 s)."""
-    crawl = Crawl.objects.create(name="first quiet")
+def test_a_site_never_scored_is_scored_a_short_delay_after_its_first_page():
+    """A new site's few pages come in a burst: it is scored ``first_delay`` (20 s by default) after its
+    first page, however its pages go on arriving, with those stored by then; a site scored before waits
+    until its last page is ``quiet`` (60 s) old."""
+    crawl = Crawl.objects.create(name="first delay")
     new, scored = make_sites("n1.rs", "n2.rs")
     claim_sites(crawl.pk, {scored.pk: 8}, growth=2, from_pages=8)
     release_claim(crawl.pk, scored.pk)
     assert claim_sites(crawl.pk, {new.pk: 3, scored.pk: 1}, growth=2, from_pages=8) == []
-    quiet, first_quiet = timedelta(seconds=60), timedelta(seconds=20)
-    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [], "the last pages are just stored"
-    ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - first_quiet - timedelta(seconds=1))
-    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [new.pk]
+    quiet, first_delay = timedelta(seconds=60), timedelta(seconds=20)
+    assert claim_quiet_sites(crawl.pk, quiet, first_delay) == [], "the first page is just stored"
+    ScoreClaim.objects.filter(crawl=crawl).update(first_stored_at=timezone.now() - first_delay - timedelta(seconds=1))
+    assert claim_sites(crawl.pk, {new.pk: 1}, growth=2, from_pages=8) == [], "a fourth page: still short of 8"
+    assert claim_quiet_sites(crawl.pk, quiet, first_delay) == [new.pk], "its pages still come: scored all the same"
     ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - quiet - timedelta(seconds=1))
-    assert claim_quiet_sites(crawl.pk, quiet, first_quiet) == [scored.pk], "the new site is pending already"
+    assert claim_quiet_sites(crawl.pk, quiet, first_delay) == [scored.pk], "the new site is pending already"
 
 
 def test_pages_counted_in_bulk_per_site():
