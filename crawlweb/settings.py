@@ -155,7 +155,7 @@ CRAWLER_LEASE_LOOKAHEAD = env_number("CRAWLER_LEASE_LOOKAHEAD", 0.2, minimum=0, 
 CRAWLER_STEP_SECONDS = env_number("CRAWLER_STEP_SECONDS", 5.0, minimum=0, maximum=600)
 CRAWLER_IDLE_FINISH_SECONDS = env_number("CRAWLER_IDLE_FINISH_SECONDS", 120.0, minimum=0, maximum=86400)
 # More jobs than this waiting on "score" (RQ): the next crawl step queues behind them (0 = never).
-CRAWLER_SCORE_BACKLOG = env_number("CRAWLER_SCORE_BACKLOG", 100, minimum=0, integer=True)
+CRAWLER_SCORE_BACKLOG = env_number("CRAWLER_SCORE_BACKLOG", 0, minimum=0, integer=True)
 # How often a worker looks for running crawls whose step chain was lost (Redis restarted empty, a
 # step failed while PostgreSQL was down, a worker killed) and enqueues their chains again (0: never).
 CRAWLER_CHAIN_WATCH_SECONDS = env_number("CRAWLER_CHAIN_WATCH_SECONDS", 30.0, minimum=0, maximum=86400)
@@ -285,7 +285,7 @@ _PAIRS_READERS = {
     "PAIRS_SITE_RESCORE_GROWTH": lambda name: env_number(name, 2.0, minimum=1, maximum=100),
     "PAIRS_SITE_RESCORE_FROM_PAGES": lambda name: env_number(name, 8, minimum=0, maximum=1_000_000, integer=True),
     "PAIRS_SITE_QUIET_SECONDS": lambda name: env_number(name, 60.0, minimum=0, maximum=86400),
-    "PAIRS_SITE_FIRST_DELAY_SECONDS": lambda name: env_number(name, 20.0, minimum=0, maximum=86400),
+    "PAIRS_SITE_FIRST_DELAY_SECONDS": lambda name: env_number(name, 0.0, minimum=0, maximum=86400),
 }
 for _name, _read in _PAIRS_READERS.items():
     if env_str(_name, ""):

@@ -1,14 +1,14 @@
 """When scoring runs: at most one pending job per site (ScoreClaim) and one pending crawl-wide
 pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
 
-A site is first scored ``first_delay`` seconds after its first page, or once it has ``from_pages``
-pages; then again when it has grown ``growth`` times since its last scoring (8 and 2: at 8, 16, 32 …
+A site is first scored ``first_delay`` seconds after its first page (PAIRS_SITE_FIRST_DELAY_SECONDS,
+0 by default: at once), or once it has ``from_pages`` pages; then again when it has grown ``growth`` times since its last scoring (8 and 2: at 8, 16, 32 …
 pages, so all its scorings together read about twice its final size), when its pages show a language
 of the crawl's pair for the first time (what makes it bilingual: at once), or when pages no scoring saw
 have waited ``quiet`` seconds without the site growing further (a site that stopped short of the next
-factor). Most sites of a national web have a few pages, which arrive in a burst over a few steps:
-scored at its first page and again when quiet, each cost two scorings where one, ``first_delay``
-later, tells the same; its verdict is that much later.  Scoring after every step that stored a page re-read a growing
+factor). Most sites of a national web have a few pages, which arrive over a few steps: scored at its
+first page and again when quiet, each costs two scorings; a ``first_delay`` of 20 s scores the first
+burst together (a quarter fewer scorings at 100,000 pages), every verdict that much later.  Scoring after every step that stored a page re-read a growing
 site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
