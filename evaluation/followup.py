@@ -27,6 +27,7 @@ from evaluation.services.claims import (
     claim_crawl_pass,
     claim_quiet_sites,
     claim_sites,
+    languages_seen,
     note_languages_shown,
     sites_showing_a_new_language,
 )
@@ -49,11 +50,12 @@ def after_step(crawl, step) -> None:
     for site_id, language in pages:
         if base_language(language) in pair:
             shown[canonical[site_id]].add(base_language(language))
-    new_language = sites_showing_a_new_language(crawl.pk, shown)
+    seen = languages_seen(crawl.pk, shown)
+    new_language = sites_showing_a_new_language(shown, seen)
     due = claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id in new_language})
     due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in new_language},
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
-    note_languages_shown(crawl.pk, shown)  # after the claims: a first page's claim row exists now
+    note_languages_shown(crawl.pk, shown, seen)  # after the claims: a first page's claim row exists now
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds),
                              timedelta(seconds=cfg.site_first_delay_seconds))
     due = sorted(set(due))

@@ -33,6 +33,7 @@ from crawlweb.models import Crawl, Page
 from crawlweb.services.bulk_rows import update_columns
 from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import CandidatePair
+from evaluation.services.inputs import crawl_sites
 from frontier.models import SiteVerdict
 from frontier.strategies import strategy_for
 
@@ -107,7 +108,7 @@ def combine_site_verdicts(crawl_id: int, site_ids=None) -> int:
         return 0
     pair = (_base(crawl.source_language), _base(crawl.target_language))
     if site_ids is None:
-        ordered = sorted(set(Page.objects.filter(crawl=crawl).values_list("site_id", flat=True).distinct()))
+        ordered = sorted(crawl_sites(crawl_id))
         for start in range(0, len(ordered), SETTLE_CHUNK):  # many sites a statement: most are tiny
             settle_sites_languages(crawl_id, ordered[start:start + SETTLE_CHUNK])
     first_page, languages = first_pages_and_languages(crawl, site_ids)  # as settled

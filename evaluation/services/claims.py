@@ -2,14 +2,15 @@
 pass per crawl (CrawlScoring), each due only after its input has grown by a factor.
 
 A site is first scored ``first_delay`` seconds after its first page (PAIRS_SITE_FIRST_DELAY_SECONDS,
-0 by default: at once), or once it has ``from_pages`` pages; then again when it has grown ``growth`` times since its last scoring (8 and 2: at 8, 16, 32 …
-pages, so all its scorings together read about twice its final size), when its pages show a language
-of the crawl's pair for the first time (what makes it bilingual: at once), or when pages no scoring saw
-have waited ``quiet`` seconds without the site growing further (a site that stopped short of the next
-factor). Most sites of a national web have a few pages, which arrive over a few steps: scored at its
-first page and again when quiet, each costs two scorings; a ``first_delay`` of 20 s scores the first
-burst together (a quarter fewer scorings at 100,000 pages), every verdict that much later.  Scoring after every step that stored a page re-read a growing
-site from its start again and again: quadratic in its size.
+0 by default: at once), or once it has ``from_pages`` pages; then again when it has grown ``growth``
+times since its last scoring (8 and 2: at 8, 16, 32 … pages, so all its scorings together read about
+twice its final size), when its pages show a language of the crawl's pair for the first time (what
+makes it bilingual: at once), or when pages no scoring saw have waited ``quiet`` seconds without the
+site growing further (a site that stopped short of the next factor). Most sites of a national web have
+a few pages, which arrive over a few steps: scored at its first page and again when quiet, each costs
+two scorings; a ``first_delay`` of 20 s scores the first burst together (a quarter fewer scorings at
+100,000 pages), every verdict that much later. Scoring after every step that stored a page re-read a
+growing site from its start again and again: quadratic in its size.
 
 A claim is won by a conditional UPDATE (not pending → pending), so two workers cannot both
 enqueue; the job releases its claim when it starts, so pages stored while it runs claim the next
@@ -79,27 +80,29 @@ def claim_sites(crawl_id: int, stored: Iterable[int] | Mapping[int, int], *, gro
     return sorted(won)
 
 
-def sites_showing_a_new_language(crawl_id: int, shown: Mapping[int, set[str]]) -> set[int]:
-    """The sites among ``shown`` ({site id: languages of the crawl's pair its just stored pages are in})
-    that were scored before and show one of them for the first time; every site's claim row (once it
-    exists) notes what it has shown. Such a site is claimed at once whatever its growth: its second
-    language is what makes it bilingual, and waiting for a factor or a quiet minute made a small
-    bilingual site's verdict the slowest of all."""
-    seen = {site_id: set(filter(None, languages.split(",")))
-            for site_id, languages in ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=list(shown))
+def languages_seen(crawl_id: int, site_ids) -> dict[int, set[str]]:
+    """{site id: the languages of the crawl's pair its claim row noted} of the sites that have a row."""
+    return {site_id: set(filter(None, languages.split(",")))
+            for site_id, languages in ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids))
             .values_list("site_id", "languages_seen")}
+
+
+def sites_showing_a_new_language(shown: Mapping[int, set[str]], seen: Mapping[int, set[str]]) -> set[int]:
+    """The sites among ``shown`` ({site id: languages of the crawl's pair its just stored pages are in})
+    that had a claim row before (``seen``: languages_seen) and show one of them for the first time.
+    Such a site is claimed at once whatever its growth: its second language is what makes it bilingual,
+    and waiting for a factor or a quiet minute made a small bilingual site's verdict the slowest of all."""
     return {site_id for site_id, languages in shown.items() if site_id in seen and not languages <= seen[site_id]}
 
 
-def note_languages_shown(crawl_id: int, shown: Mapping[int, set[str]]) -> None:
-    """Add ``shown`` to the claim rows' languages_seen, one UPDATE per distinct new value (a pair has
-    three), the rows already knowing theirs not written."""
-    seen = dict(ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=list(shown))
-                .values_list("site_id", "languages_seen"))
+def note_languages_shown(crawl_id: int, shown: Mapping[int, set[str]], seen: Mapping[int, set[str]]) -> None:
+    """Add ``shown`` to the claim rows' languages_seen (``seen``: as read before; every row exists by
+    now), one UPDATE per distinct new value (a pair has three), the rows already knowing theirs not
+    written."""
     by_value: dict[str, list[int]] = defaultdict(list)
     for site_id, languages in shown.items():
-        before = set(filter(None, seen.get(site_id, "").split(",")))
-        if site_id in seen and not languages <= before:
+        before = seen.get(site_id, set())
+        if not languages <= before:
             by_value[",".join(sorted(before | languages))].append(site_id)
     for value, site_ids in by_value.items():
         ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).update(languages_seen=value[:32])
