@@ -30,9 +30,10 @@ Keys of the last line (numbers only; -1 = not measured):
   pages_per_s_last   pages/s over the last 10 %;  flat_ratio = last / first
   scoring_share      seconds of jobs on the score queue (less crawl steps queued behind it) / seconds of all
                      jobs (RQ job records)
-  verdict_lag_p95_s  p95 over sites decided before the crawl ended of (SiteVerdict.decided_at - the site's
-                     first page's fetched_at); with no such verdict, the first time a site's pairing score
-                     (SiteCredibility) was seen, polled each second (printed which)
+  verdict_lag_p95_s  p95 over the sites with a page stored during the crawl of (SiteVerdict.decided_at - the
+                     site's first page's fetched_at); a site with no verdict when the workers stop counts
+                     its wait until then; with no verdict during the crawl, the first time a site's
+                     pairing score (SiteCredibility) was seen, polled each second (printed which)
   db_kb_per_page     pg_database_size / pages stored (Page rows), KB
   bloat_ratio        largest table: on-disk heap+TOAST / live tuple bytes (pgstattuple)
   worker_rss_mb      largest RSS of a worker's process tree over the crawl
@@ -274,16 +275,19 @@ class ScaleRun:
     def verdict_lag(self) -> tuple[float, str]:
         first_pages = measures.first_page_times(self.crawl_id)
         decided = measures.verdict_times(self.crawl_id)
-        during = measures.lags(decided, first_pages, self.ended)
-        after = len(decided) - len(during)
-        print(f"site verdicts: {len(during)} stored during the crawl, {after} after it (within {self.drained_s:.0f} s "
-              f"of its end); sites with a pairing score seen during the crawl: "
-              f"{sum(1 for at in self.scored_first_seen.values() if at <= self.ended)} of {len(first_pages)} sites with pages")
+        seen = [site for site, at in first_pages.items() if at <= self.ended]
+        during = sum(1 for site in seen if decided.get(site, float("inf")) <= self.ended)
+        after = sum(1 for site in seen if site in decided) - during
+        print(f"site verdicts of the {len(seen):,} sites with a page stored during the crawl: {during:,} stored "
+              f"during it, {after:,} after it (within {self.drained_s:.0f} s of its end), {len(seen) - during - after:,} "
+              f"none by the workers' stop (counted as waiting until then); sites with a pairing score seen during the "
+              f"crawl: {sum(1 for at in self.scored_first_seen.values() if at <= self.ended):,}")
         if during:
-            return measures.percentile(during, 0.95), f"SiteVerdict rows, {len(during)} sites"
-        scored = measures.lags(self.scored_first_seen, first_pages, self.ended)
-        if scored:
-            return measures.percentile(scored, 0.95), f"no SiteVerdict during the crawl: first pairing score (SiteCredibility) seen, {len(scored)} sites"
+            waits = measures.lags(decided, first_pages, self.ended, self.workers_stopped)
+            return measures.percentile(waits, 0.95), f"SiteVerdict rows, {len(waits):,} sites"
+        scored = measures.lags(self.scored_first_seen, first_pages, self.ended, self.ended)
+        if self.scored_first_seen:
+            return measures.percentile(scored, 0.95), f"no SiteVerdict during the crawl: first pairing score (SiteCredibility) seen, {len(scored):,} sites"
         return -1.0, "no site verdict nor score during the crawl"
 
     def report_bytes(self) -> tuple[float, float]:

@@ -12,6 +12,8 @@
   has grown PAIRS_RESCORE_GROWTH times since the last pass (from PAIRS_RESCORE_MIN_PAGES on), and
   once more when the crawl finishes; that last pass also starts the next discovery iteration, and
   the pages its deep-page guesses find make the crawl run again (services/deep_rounds.py).
+- After each step too: the deep-page guesses a check job set aside while their hosts were held, once the
+  hosts' waits are over (evaluation/services/deep.py).
 - When the crawl finishes, after that last pass: every site gets its combined verdict (site_verdicts.py).
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ from datetime import timedelta
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Page
-from evaluation.jobs import score_crawl, score_sites
+from evaluation.jobs import queue_guesses_due, score_crawl, score_sites
 from evaluation.pairing.records import base_language
 from evaluation.services.claims import (
     claim_crawl_pass,
@@ -39,9 +41,11 @@ SITES_PER_JOB = 20  # a job of many small sites; a big site's scoring is a job o
 
 
 def after_step(crawl, step) -> None:
+    cfg = PairsSettings.current()
+    if cfg.deep_checks:
+        queue_guesses_due(crawl.pk)  # deep-page guesses set aside while their hosts were held
     if not step.stored_page_ids:
         return
-    cfg = PairsSettings.current()
     pages = list(Page.objects.filter(pk__in=step.stored_page_ids).values_list("site_id", "language"))
     canonical = canonical_of(crawl.pk, {site_id for site_id, _ in pages}, cfg.group_max_sites)
     stored = Counter(canonical[site_id] for site_id, _ in pages)

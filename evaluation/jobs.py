@@ -92,7 +92,16 @@ def _check_deep_guesses_when_due(crawl_id: int, groups: dict[int, list[int]]) ->
     """Enqueue the HEAD checks of each site's unchecked guesses once its group's frontier is empty, once
     for each guess (deep.claim_unchecked_sites)."""
     done = deep_service.frontier_done_sites(crawl_id, groups)
-    claimed = deep_service.claim_unchecked_sites(crawl_id, done)
+    _enqueue_checks(crawl_id, deep_service.claim_unchecked_sites(crawl_id, done))
+
+
+def queue_guesses_due(crawl_id: int) -> None:
+    """A crawl step's sweep: the guesses a check job set aside while their hosts were held go to new
+    check jobs once the hosts' waits are over (deep.claim_guesses_due)."""
+    _enqueue_checks(crawl_id, deep_service.claim_guesses_due(crawl_id))
+
+
+def _enqueue_checks(crawl_id: int, claimed: list[int]) -> None:
     for start in range(0, len(claimed), SITES_PER_CHECK_JOB):
         # Queue "score", once per guess (claim_unchecked): on "crawl" they took turns with the steps and
         # halved the crawl's rate; the crawl-first half of the workers never waits for them.
@@ -111,6 +120,7 @@ def check_deep_pages(crawl_id: int, site_ids) -> None:
         raise
     # More than one job's share, all claimed by the job that started the chain: the next share. A job that
     # could check nothing (its hosts busy) hands the rest back to the next claim (the sites' next scoring).
+    # Sites set aside while the crawl runs are not left here: the crawl's steps queue them again.
     left = deep_service.sites_left_unchecked(crawl_id, site_ids)
     if left and checked:
         enqueue(check_deep_pages, crawl_id, left, queue_name="score")

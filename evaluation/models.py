@@ -185,6 +185,9 @@ class DeepCheck(models.Model):
     pattern_credibility = models.FloatField(default=0.0)
     queued_at = models.DateTimeField(null=True, blank=True,
                                      help_text="When a check_deep_pages job was queued for it (one job per guess).")
+    retry_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set aside by its job while its host was held (a politeness clock, a crawl "
+                                         "step's lease): the crawl's steps queue it again from then.")
     checked_at = models.DateTimeField(null=True, blank=True)
     status_code = models.IntegerField(null=True, blank=True)
     exists = models.BooleanField(null=True, help_text="Empty until checked.")
@@ -195,6 +198,9 @@ class DeepCheck(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["crawl", "page_url", "guessed_url"],
                                                name="deepcheck_unique")]
+        # each crawl step's sweep for guesses whose host is free again reads only the ones set aside
+        indexes = [models.Index(fields=["crawl", "retry_at"], condition=Q(retry_at__isnull=False),
+                                name="deepcheck_retry")]
 
     def __str__(self):
         return f"{self.page_url} → {self.guessed_url}"

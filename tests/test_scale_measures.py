@@ -20,8 +20,8 @@ def test_a_crawl_with_no_page_has_no_rate():
     assert window_rates([(0.0, 0), (1.0, 0)]) == (0.0, 0.0)
 
 
-def test_lags_count_only_decisions_made_before_the_crawl_ended():
-    first_pages = {1: 100.0, 2: 110.0, 3: 120.0}
-    decided = {1: 130.0, 2: 400.0, 4: 140.0}   # site 2 after the end; site 4 has no page
-    assert lags(decided, first_pages, until=300.0) == [30.0]
+def test_lags_count_every_site_seen_during_the_crawl_and_the_late_ones_until_the_workers_stopped():
+    first_pages = {1: 100.0, 2: 110.0, 3: 120.0, 5: 350.0}
+    decided = {1: 130.0, 2: 400.0, 4: 140.0}   # site 2 after the end; 3 never; 4 has no page; 5 began after the end
+    assert sorted(lags(decided, first_pages, until=300.0, stopped=500.0)) == [30.0, 290.0, 380.0]
     assert percentile([1.0, 2.0, 3.0, 4.0, 100.0], 0.95) == 100.0

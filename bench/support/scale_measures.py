@@ -107,9 +107,12 @@ def scored_site_ids(crawl_id: int) -> set[int]:
     return set(SiteCredibility.objects.filter(crawl_id=crawl_id).values_list("site_id", flat=True))
 
 
-def lags(decided: dict[int, float], first_pages: dict[int, float], until: float) -> list[float]:
-    """Seconds from a site's first stored page to its decision, for decisions made by ``until``."""
-    return [at - first_pages[site] for site, at in decided.items() if site in first_pages and at <= until]
+def lags(decided: dict[int, float], first_pages: dict[int, float], until: float, stopped: float) -> list[float]:
+    """Seconds from a site's first stored page to its decision, for every site with a page stored by
+    ``until`` (the crawl's end). A site decided later counts its real wait; one still undecided when the
+    workers stopped (``stopped``) counts its wait until then, a lower bound: counting only the sites
+    decided during the crawl left out the late sites, whose wait is the longest."""
+    return [decided.get(site, stopped) - first for site, first in first_pages.items() if first <= until]
 
 
 # ---- database bytes ----------------------------------------------------------------------------

@@ -126,6 +126,16 @@ def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_delay: timedelta | 
         return sorted(row[0] for row in cursor.fetchall())
 
 
+def sites_with_a_job_queued(crawl_id: int) -> set[int]:
+    """The sites whose score_sites job is queued or running (a pending claim, not stale): a crawl-wide
+    pass during the crawl leaves them to it. Scored by both, a site was scored twice at once, and when
+    the score queue ran behind the pass did the work of hundreds of queued jobs before they ran it again
+    (a 147 s pass at 64,000 pages, the score worker's other jobs waiting behind it)."""
+    fresh = timezone.now() - STALE_AFTER
+    return set(ScoreClaim.objects.filter(crawl_id=crawl_id, pending=True, claimed_at__gte=fresh)
+               .values_list("site_id", flat=True))
+
+
 def release_claim(crawl_id: int, site_id: int) -> None:
     """The site's score_site starts: what was stored so far is what it will see."""
     release_claims(crawl_id, [site_id])

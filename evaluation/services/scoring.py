@@ -24,6 +24,7 @@ from evaluation.models import (
 from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import check_languages
 from evaluation.services import one_language
+from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
@@ -176,7 +177,9 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
 
 def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]:
     """The sites a crawl-wide pass scores: ``every`` site (the pass after the crawl finished), or,
-    during the crawl, only those with pages their last scoring did not see (or never scored).
+    during the crawl, only those with pages their last scoring did not see (or never scored) and no
+    score_sites job of their own queued (claims.sites_with_a_job_queued: it scores them under the
+    rebuilt global rows as it comes).
 
     A site scored since its last page has its patterns stored (the global rebuild reads them) and its
     pairs judged; under the rebuilt global patterns it is judged again when it grows, when it goes
@@ -190,7 +193,7 @@ def pass_site_ids(crawl_id: int, cfg: PairsSettings, *, every: bool) -> set[int]
     up_to_date = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
                   .exclude(site_id__in=ScoreClaim.objects.filter(crawl_id=crawl_id, behind=True).values("site_id"))
                   .values_list("site_id", flat=True))
-    return ids - set(up_to_date)
+    return ids - set(up_to_date) - sites_with_a_job_queued(crawl_id)
 
 
 class _KeptPages:

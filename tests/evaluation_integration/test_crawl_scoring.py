@@ -1,8 +1,10 @@
 """The crawl scores itself as it grows: score_site per site after each step, and now and then a
 crawl-wide pass (score_crawl), debounced, plus one when the crawl finishes."""
 import math
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from crawlweb.models import Crawl
 from evaluation.models import CandidatePair, CrawlScoring, ScoreClaim, SiteCredibility, UrlPattern
@@ -152,3 +154,10 @@ def test_a_pass_during_the_crawl_scores_only_the_sites_with_pages_no_scoring_saw
     SiteCredibility.objects.filter(crawl=crawl, site_id=never).delete()  # as a site not scored yet
     assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == {bilingual, never}
     assert scoring.pass_site_ids(crawl.pk, cfg, every=True) == every, "the pass after the crawl: every site"
+
+    # a site whose own score_sites job is queued is left to that job, unless the job is long lost
+    ScoreClaim.objects.filter(crawl=crawl, site_id=bilingual).update(pending=True, claimed_at=timezone.now())
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == {never}
+    assert bilingual in scoring.pass_site_ids(crawl.pk, cfg, every=True)
+    ScoreClaim.objects.filter(crawl=crawl, site_id=bilingual).update(claimed_at=timezone.now() - timedelta(hours=1))
+    assert scoring.pass_site_ids(crawl.pk, cfg, every=False) == {bilingual, never}

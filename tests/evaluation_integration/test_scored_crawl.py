@@ -211,6 +211,79 @@ def test_a_deep_check_job_takes_turns_between_hosts_and_passes_over_a_held_one(c
     Host.objects.filter(pk=host.pk).update(busy_until=None)
 
 
+@pytest.mark.services
+def test_with_other_jobs_waiting_a_check_job_sets_a_polite_host_aside_and_a_step_queues_it_again(
+        crawled, test_web_server, settings, empty_queues, django_capture_on_commit_callbacks):
+    """A worker does not sleep out a host's politeness clock while crawl steps or scoring wait for it: the
+    job ends at once, the guess set aside until the clock has run (retry_at), and a crawl step's sweep
+    (evaluation.followup.after_step) queues a new check job for it once it has."""
+    import django_rq
+
+    from crawlweb.services.followups import StepResult
+    from evaluation.followup import after_step
+    from tests.conftest import set_job_mode
+
+    waiting = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, checked_at__isnull=True).values("site_id")
+    guess = (DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD")
+             .exclude(site_id__in=waiting).first())
+    assert guess is not None, "a HEAD-checked guess on a site with nothing else left to check"
+    DeepCheck.objects.filter(pk=guess.pk).update(checked_at=None, outcome="", exists=None, queued_at=timezone.now())
+    host = Host.objects.get(name=urlsplit(guess.guessed_url).hostname)
+    Host.objects.filter(pk=host.pk).update(busy_until=None, next_fetch_at=timezone.now() + timedelta(seconds=2))
+    state = Crawl.objects.get(pk=crawled.crawl_id).state
+    Crawl.objects.filter(pk=crawled.crawl_id).update(state=Crawl.State.RUNNING)
+    set_job_mode(settings, "rq")
+    score = django_rq.get_queue("score")
+    score.enqueue("builtins.len", "another job waiting for the worker")
+    served = len(test_web_server.requests)
+    try:
+        started = time.monotonic()
+        assert deep.check_deep_pages(crawled.crawl_id, [guess.site_id], limit=10) == 0
+        assert time.monotonic() - started < 1.5, "no sleeping out the 2 s clock"
+        assert [r.url for r in test_web_server.requests[served:]] == [], "no request before the clock has run"
+        guess.refresh_from_db()
+        assert guess.checked_at is None and guess.queued_at is None and guess.outcome == deep.HOST_WAIT_NOTE
+        assert timedelta(seconds=1) < guess.retry_at - timezone.now() <= timedelta(seconds=2.25)
+        assert deep.sites_left_unchecked(crawled.crawl_id, [guess.site_id]) == [], "left to the steps' sweep"
+
+        score.empty()
+        with django_capture_on_commit_callbacks(execute=True):
+            after_step(Crawl.objects.get(pk=crawled.crawl_id), StepResult(crawled.crawl_id))
+        assert score.count == 0, "not queued again before the host's clock has run"
+        DeepCheck.objects.filter(pk=guess.pk).update(retry_at=timezone.now() - timedelta(seconds=1))
+        with django_capture_on_commit_callbacks(execute=True):  # jobs are queued as the step's transaction commits
+            after_step(Crawl.objects.get(pk=crawled.crawl_id), StepResult(crawled.crawl_id))
+        jobs = score.get_jobs()
+        assert [(job.func_name, job.args) for job in jobs] == [
+            ("evaluation.jobs.check_deep_pages", (crawled.crawl_id, [guess.site_id]))]
+        guess.refresh_from_db()
+        assert guess.queued_at is not None and guess.retry_at is None, "claimed for that job, once"
+        assert deep.claim_guesses_due(crawled.crawl_id) == []
+    finally:
+        score.empty()
+        Crawl.objects.filter(pk=crawled.crawl_id).update(state=state)
+        Host.objects.filter(pk=host.pk).update(next_fetch_at=None)
+
+
+def test_with_no_other_job_waiting_a_check_job_waits_for_the_host_clock(crawled, test_web_server):
+    """In-process queues count no waiting job (and a finished crawl has no step to sweep): the job sleeps for a
+    short politeness clock and checks the guess, as a lone worker should."""
+    waiting = DeepCheck.objects.filter(crawl_id=crawled.crawl_id, checked_at__isnull=True).values("site_id")
+    guess = (DeepCheck.objects.filter(crawl_id=crawled.crawl_id, outcome__startswith="HEAD")
+             .exclude(site_id__in=waiting).first())
+    assert guess is not None
+    DeepCheck.objects.filter(pk=guess.pk).update(checked_at=None, outcome="", exists=None)
+    Host.objects.filter(name=urlsplit(guess.guessed_url).hostname).update(
+        busy_until=None, next_fetch_at=timezone.now() + timedelta(seconds=1))
+    served = len(test_web_server.requests)
+    started = time.monotonic()
+    assert deep.check_deep_pages(crawled.crawl_id, [guess.site_id], limit=10) == 1
+    assert time.monotonic() - started >= 0.9, "waited for the clock"
+    assert [(r.method, r.url) for r in test_web_server.requests[served:]] == [("HEAD", guess.guessed_url)]
+    guess.refresh_from_db()
+    assert guess.checked_at is not None and guess.retry_at is None
+
+
 def test_a_guess_form_the_crawl_found_missing_nearly_every_time_is_no_longer_requested(
         crawled, test_web_server, monkeypatch, settings):
     """On a national web most sites show one language, and their guesses almost never exist: a form
