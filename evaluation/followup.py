@@ -37,7 +37,7 @@ from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.inputs import canonical_of
 from evaluation.site_verdicts import combine_site_verdicts
 
-SITES_PER_JOB = 20  # a job of many small sites; a big site's scoring is a job of its own length anyway
+SITES_PER_JOB = 60  # a job of many small sites; a big site's scoring is a job of its own length anyway
 
 
 def after_step(crawl, step) -> None:
