@@ -284,6 +284,12 @@ class ScaleRun:
               f"crawl: {sum(1 for at in self.scored_first_seen.values() if at <= self.ended):,}")
         if during:
             waits = measures.lags(decided, first_pages, self.ended, self.workers_stopped)
+            evidence = measures.evidence_times(self.crawl_id, first_pages)
+            after_evidence = [decided.get(site, self.workers_stopped) - evidence[site] for site in seen]
+            print(f"verdict lag after the evidence (a bilingual verdict from the site's first page in its second "
+                  f"language, any other from its first page): p50 {measures.percentile(after_evidence, 0.5):.1f} s, "
+                  f"p95 {measures.percentile(after_evidence, 0.95):.1f} s; from the first page: p50 "
+                  f"{measures.percentile(waits, 0.5):.1f} s")
             return measures.percentile(waits, 0.95), f"SiteVerdict rows, {len(waits):,} sites"
         scored = measures.lags(self.scored_first_seen, first_pages, self.ended, self.ended)
         if self.scored_first_seen:

@@ -100,6 +100,33 @@ def verdict_times(crawl_id: int) -> dict[int, float]:
             SiteVerdict.objects.filter(crawl_id=crawl_id).values_list("site_id", "decided_at")}
 
 
+def evidence_times(crawl_id: int, first_pages: dict[int, float]) -> dict[int, float]:
+    """Site id -> epoch seconds from which its verdict could be what it is: for a site judged bilingual,
+    the first stored page in the second of the pair's languages to appear (no scoring can call it
+    bilingual before); for any other, its first page. The verdict lag after this moment is the wait
+    for scoring alone, without the time the crawl took to reach the site's other language."""
+    from django.db.models import Min
+
+    from crawlweb.models import Crawl, Page
+    from frontier.models import SiteVerdict
+
+    crawl = Crawl.objects.get(pk=crawl_id)
+    pair = {crawl.source_language.split("-")[0], crawl.target_language.split("-")[0]}
+    bilingual = set(SiteVerdict.objects.filter(crawl_id=crawl_id, bilingual=True).values_list("site_id", flat=True))
+    firsts: dict[int, dict[str, float]] = {}
+    for row in (Page.objects.filter(crawl_id=crawl_id, site_id__in=bilingual).values("site_id", "language")
+                .annotate(first=Min("fetched_at"))):
+        language = (row["language"] or "").split("-")[0]
+        if language in pair:
+            seen = firsts.setdefault(row["site_id"], {})
+            seen[language] = min(seen.get(language, float("inf")), row["first"].timestamp())
+    evidence = dict(first_pages)
+    for site_id, seen in firsts.items():
+        if len(seen) == 2:
+            evidence[site_id] = max(seen.values())
+    return evidence
+
+
 def scored_site_ids(crawl_id: int) -> set[int]:
     """Sites with a pairing score row (SiteCredibility): polled, since its time field is rewritten."""
     from evaluation.models import SiteCredibility
