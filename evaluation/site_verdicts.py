@@ -33,6 +33,7 @@ from crawlweb.models import Crawl, Page
 from crawlweb.services.bulk_rows import update_columns
 from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import CandidatePair
+from evaluation.pairing.records import base_language
 from evaluation.services.inputs import crawl_sites
 from frontier.models import SiteVerdict
 from frontier.strategies import strategy_for
@@ -41,10 +42,6 @@ MIN_PAGES_PER_LANGUAGE = 2
 SMALL_SITE_PAGES = 4
 PAIR_EXAMPLES = 5
 SETTLE_CHUNK = 500
-
-
-def _base(code: str | None) -> str:
-    return (code or "").replace("_", "-").split("-")[0].lower()
 
 
 def _only(rows, site_ids, field: str = "site_id"):
@@ -60,7 +57,7 @@ def first_pages_and_languages(crawl: Crawl, site_ids=None) -> tuple[dict[int, in
                                                .values_list("site_id", "id", "status_code", "language")):
         first[site_id] = min(first.get(site_id, page_id), page_id)
         if language and status is not None and 200 <= status < 300:
-            counts[site_id][_base(language)] += 1
+            counts[site_id][base_language(language)] += 1
     return first, counts
 
 
@@ -106,7 +103,7 @@ def combine_site_verdicts(crawl_id: int, site_ids=None) -> int:
     crawl = Crawl.objects.filter(pk=crawl_id).first()
     if crawl is None:
         return 0
-    pair = (_base(crawl.source_language), _base(crawl.target_language))
+    pair = (base_language(crawl.source_language), base_language(crawl.target_language))
     if site_ids is None:
         ordered = sorted(crawl_sites(crawl_id))
         for start in range(0, len(ordered), SETTLE_CHUNK):  # many sites a statement: most are tiny

@@ -108,15 +108,16 @@ def evidence_times(crawl_id: int, first_pages: dict[int, float]) -> dict[int, fl
     from django.db.models import Min
 
     from crawlweb.models import Crawl, Page
+    from evaluation.pairing.records import base_language
     from frontier.models import SiteVerdict
 
     crawl = Crawl.objects.get(pk=crawl_id)
-    pair = {crawl.source_language.split("-")[0], crawl.target_language.split("-")[0]}
+    pair = {base_language(crawl.source_language), base_language(crawl.target_language)}
     bilingual = set(SiteVerdict.objects.filter(crawl_id=crawl_id, bilingual=True).values_list("site_id", flat=True))
     firsts: dict[int, dict[str, float]] = {}
     for row in (Page.objects.filter(crawl_id=crawl_id, site_id__in=bilingual).values("site_id", "language")
                 .annotate(first=Min("fetched_at"))):
-        language = (row["language"] or "").split("-")[0]
+        language = base_language(row["language"])
         if language in pair:
             seen = firsts.setdefault(row["site_id"], {})
             seen[language] = min(seen.get(language, float("inf")), row["first"].timestamp())

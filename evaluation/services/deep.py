@@ -26,8 +26,8 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 from datetime import timedelta
+from typing import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -271,11 +271,11 @@ def check_deep_pages(crawl_id: int, site_ids, limit: int) -> int:
         done += checked
     finally:
         job.flush()
-    for queue in turns.values():  # say why a guess is still unchecked
-        waiting = [check.pk for check in queue if check.outcome == ""]
-        DeepCheck.objects.filter(pk__in=waiting).update(outcome=HOST_WAIT_NOTE)
-    if crawl.state == Crawl.State.RUNNING:  # else no step would sweep them: left to the next claim
-        _retry_later(crawl_id, set_aside)
+    retried = set_aside if crawl.state == Crawl.State.RUNNING else {}  # else no step would sweep them
+    _retry_later(crawl_id, retried)  # notes why, as below
+    waiting = [check.pk for site_id, queue in turns.items() if site_id not in retried  # say why a guess is
+               for check in queue if check.outcome == ""]                               # still unchecked
+    DeepCheck.objects.filter(pk__in=waiting).update(outcome=HOST_WAIT_NOTE)
     return done
 
 
@@ -351,8 +351,8 @@ def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]], *,
     ``may_sleep()`` says so (and not for longer than MAX_IDLE_SECONDS in a row); else every site left is
     set aside."""
     done, deadline, idle_since = 0, time.monotonic() + MAX_JOB_SECONDS, None
-    set_aside: dict[int, float] = {}
-    aside: dict[int, list[DeepCheck]] = {}
+    set_aside: dict[int, float] = {}  # site id: how long its host is held
+    leased: dict[int, list[DeepCheck]] = {}  # the guesses of the sites set aside for a lease, put back at the end
     while turns and time.monotonic() < deadline:
         heads = {site_id: queue[-1] for site_id, queue in turns.items()}
         waits = job.check_round(list(heads.values()))
@@ -361,7 +361,7 @@ def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]], *,
             done += check.checked_at is not None
             if waits[check.pk] > MAX_IDLE_SECONDS:
                 set_aside[site_id] = waits[check.pk]
-                aside[site_id] = turns.pop(site_id)
+                leased[site_id] = turns.pop(site_id)
             elif waits[check.pk]:
                 held[site_id] = waits[check.pk]
             else:
@@ -379,7 +379,7 @@ def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]], *,
         if time.monotonic() - idle_since > MAX_IDLE_SECONDS:
             break
         time.sleep(min(min(held.values()), POLL_S, max(0.0, deadline - time.monotonic())))
-    turns.update(aside)
+    turns.update(leased)
     return done, set_aside
 
 

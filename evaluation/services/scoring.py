@@ -24,8 +24,8 @@ from evaluation.models import (
 from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import check_languages
 from evaluation.services import one_language
-from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services import pairs as pair_service
+from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
 from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
