@@ -99,5 +99,21 @@ def wake_due_rows(crawl_id: int, now: datetime, lookahead: timedelta) -> int:
         return cursor.rowcount
 
 
+def lock_rows_of_targets(crawl_id: int, target_ids: Iterable[int]) -> None:
+    """Lock the rows of these Targets' hosts, in key order, until the caller's transaction ends.
+
+    A lease batch locks rows, then its Targets; an UPDATE of Targets' priorities locks the Targets,
+    then (raising them, by trigger) their rows: two writers over one host in opposite orders, a
+    deadlock. A priority writer that takes the rows first keeps one order; leasing skips rows held
+    (SKIP LOCKED), so it never waits for such a writer, which only waits for a lease to commit."""
+    ids = sorted(set(target_ids))
+    if not ids or connection.vendor != "postgresql":
+        return  # SQLite: one writer at a time anyway
+    with connection.cursor() as cursor:  # one array parameter: a re-scored frontier has 100,000s of ids
+        cursor.execute("SELECT q.id FROM frontier_hostqueue q WHERE q.crawl_id = %s AND q.host_id IN"
+                       " (SELECT t.host_id FROM frontier_target t WHERE t.id = ANY(%s))"
+                       " ORDER BY q.crawl_id, q.host_id, q.queue FOR UPDATE OF q", [crawl_id, ids])
+
+
 def _marks(values: list) -> str:
     return ", ".join(["%s"] * len(values))
