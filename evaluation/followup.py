@@ -1,8 +1,8 @@
 """Scoring as the crawl grows, from the crawl's follow-ups (crawlweb.services.followups).
 
 - After each step: score_site for the sites that reached PAIRS_SITE_RESCORE_FROM_PAGES pages or grew
-  PAIRS_SITE_RESCORE_GROWTH times since their last scoring, for those whose pages just showed a
-  language of the pair for the first time, for sites never scored whose first page is
+  PAIRS_SITE_RESCORE_GROWTH times since their last scoring, for those whose pages just told more of
+  bilingualism (a language of the pair for the first time, a second page of one), for sites never scored whose first page is
   PAIRS_SITE_FIRST_DELAY_SECONDS old, and for sites whose last pages have waited
   PAIRS_SITE_QUIET_SECONDS (at most one pending per site: services/claims.py).  It mines
   only its own site and updates the global rows by that site's difference.
@@ -31,7 +31,7 @@ from evaluation.services.claims import (
     claim_sites,
     languages_seen,
     note_languages_shown,
-    sites_showing_a_new_language,
+    sites_with_new_evidence,
 )
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.inputs import canonical_of
@@ -50,14 +50,14 @@ def after_step(crawl, step) -> None:
     canonical = canonical_of(crawl.pk, {site_id for site_id, _ in pages}, cfg.group_max_sites)
     stored = Counter(canonical[site_id] for site_id, _ in pages)
     pair = crawl_languages(crawl)
-    shown: dict[int, set[str]] = defaultdict(set)
+    shown: dict[int, Counter] = defaultdict(Counter)
     for site_id, language in pages:
         if base_language(language) in pair:
-            shown[canonical[site_id]].add(base_language(language))
+            shown[canonical[site_id]][base_language(language)] += 1
     seen = languages_seen(crawl.pk, shown)
-    new_language = sites_showing_a_new_language(shown, seen)
-    due = claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id in new_language})
-    due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in new_language},
+    telling = sites_with_new_evidence(shown, seen, pair)
+    due = claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id in telling})
+    due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in telling},
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
     note_languages_shown(crawl.pk, shown, seen)  # after the claims: a first page's claim row exists now
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds),

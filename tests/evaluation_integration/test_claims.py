@@ -163,11 +163,12 @@ def test_a_sites_guesses_are_queued_for_checking_once_however_often_it_is_scored
     assert claim_unchecked(crawl.pk, site.pk)
 
 
-def test_a_site_whose_pages_show_a_second_language_of_the_pair_is_scored_at_once():
-    """Its second language is what makes a site bilingual: a site scored at its first English page is
-    claimed again as soon as a Serbian page is stored, though it is far from its next growth factor (it
-    used to wait a quiet minute, the slowest verdicts of a crawl). A third language is no reason; more
-    English pages wait for the site to be quiet, or to grow."""
+def test_a_site_whose_pages_tell_more_of_bilingualism_is_scored_at_once():
+    """Its second language is what makes a site bilingual, and two pages of each are what its pages
+    need to say so: a site scored at its first English page is claimed again as soon as a Serbian page
+    is stored, and again at its second Serbian page, though it is far from its next growth factor (it
+    used to wait a quiet minute or a doubling, the slowest verdicts of a crawl). A third language is no
+    reason, nor a second English page before any Serbian one, nor a third page of a language."""
     crawl = Crawl.objects.create(name="new language", source_language="sr", target_language="en")
     [site] = make_sites("n.rs")
     host = site.hosts.create(name=site.name)
@@ -184,6 +185,6 @@ def test_a_site_whose_pages_show_a_second_language_of_the_pair_is_scored_at_once
             release_claim(crawl.pk, site.pk)  # the job starts
         return claim.pending
 
-    assert [step(language) for language in ("en", "en", "hr", "sr-Latn", "sr", "en")] == [
-        True, False, False, True, False, False]
-    assert ScoreClaim.objects.get(crawl=crawl, site=site).languages_seen == "en,sr"
+    assert [step(language) for language in ("en", "en", "hr", "sr-Latn", "sr", "en", "sr")] == [
+        True, False, False, True, True, False, False]
+    assert ScoreClaim.objects.get(crawl=crawl, site=site).languages_seen == "en,en,sr,sr"
