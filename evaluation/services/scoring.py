@@ -110,8 +110,7 @@ def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
                                       languages=languages)
 
 
-def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages, summary: ScoreSummary):
-    conventions = stored_conventions(crawl_id, cfg.min_frequency)
+def _pair(crawl_id: int, loaded, mined, global_patterns, domains, conventions, cfg, languages, summary: ScoreSummary):
     proposals = pair_service.propose(loaded, mined, global_patterns, domains, cfg, languages, conventions,
                                      crawl_id=crawl_id)
     deep = pair_service.confirmed_deep_pairs(crawl_id, loaded, proposals, languages)
@@ -122,11 +121,47 @@ def _pair(crawl_id: int, loaded, mined, global_patterns, domains, cfg, languages
     summary.add(judged, proposals.variants)
 
 
+class JobReads:
+    """The crawl-wide rows a job of many sites reads once for all of them: the global patterns, the
+    conventions and a domain's mean credibility are each a scan over every scored site's rows (a
+    top-level domain such as .rs is most of the crawl), and read again for each site they were a
+    tenth of a job's time. The job's later sites see them without its earlier sites' differences, as
+    a crawl-wide pass's sites see one view."""
+
+    def __init__(self, crawl_id: int, cfg: PairsSettings):
+        self.crawl_id, self.cfg = crawl_id, cfg
+        self._patterns: dict | None = None
+        self._conventions: set | None = None
+        self._credibility: dict[str, float] = {}
+        self._asked: set[str] = set()
+
+    @property
+    def patterns(self) -> dict:
+        if self._patterns is None:
+            self._patterns = global_patterns(self.crawl_id)
+        return self._patterns
+
+    @property
+    def conventions(self) -> set:
+        if self._conventions is None:
+            self._conventions = stored_conventions(self.crawl_id, self.cfg.min_frequency)
+        return self._conventions
+
+    def domains(self, names) -> dict[str, float]:
+        """Mean credibility of these domains (those with scored sites), each read once for the job."""
+        missing = set(names) - self._asked
+        if missing:
+            self._credibility.update(stored_domain_credibility(self.crawl_id, missing))
+            self._asked |= missing
+        return {name: self._credibility[name] for name in names if name in self._credibility}
+
+
 def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
-               patterns: dict | None = None) -> ScoreSummary:
-    """Mine one site, move the global rows by its difference and pair it; ``patterns``: the global rows
-    as the caller read them (a job of many sites reads them once: each read is every pattern of the crawl)."""
+               reads: JobReads | None = None) -> ScoreSummary:
+    """Mine one site, move the global rows by its difference and pair it; ``reads``: the crawl-wide rows
+    as the caller's job read them (read here when not given)."""
     cfg = cfg or PairsSettings.current()
+    reads = reads or JobReads(crawl_id, cfg)
     crawl = Crawl.objects.get(pk=crawl_id)
     languages = check_languages(crawl_languages(crawl))
     summary = ScoreSummary()
@@ -135,8 +170,8 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
     summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
     if mined is None:
         return summary
-    _pair(crawl_id, loaded, mined, patterns if patterns is not None else global_patterns(crawl_id),
-          stored_domain_credibility(crawl_id, [loaded.domain]), cfg, languages, summary)
+    _pair(crawl_id, loaded, mined, reads.patterns, reads.domains([loaded.domain]), reads.conventions, cfg,
+          languages, summary)
     return summary
 
 
@@ -152,13 +187,11 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
     languages = check_languages(crawl_languages(Crawl.objects.get(pk=crawl_id)))
     summary = ScoreSummary()
     full_path = list(site_ids)
-    patterns = None  # read once for the job, after the batch's page counts: the full-path sites after the
-    # first see the global rows without the earlier ones' differences, as a crawl-wide pass's sites see one view
+    reads = JobReads(crawl_id, cfg)  # read after the batch's page counts, once for the whole job
     try:
         batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
-        patterns = global_patterns(crawl_id)
-        domains = stored_domain_credibility(crawl_id, {loaded.domain for loaded, _ in batch.sites.values()})
-        one_language.guess(batch, patterns, domains, stored_conventions(crawl_id, cfg.min_frequency))
+        domains = reads.domains({loaded.domain for loaded, _ in batch.sites.values()})
+        one_language.guess(batch, reads.patterns, domains, reads.conventions)
         summary.count_one_language(batch)
         full_path = batch.full_path
     except Exception as error:
@@ -167,7 +200,7 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
         on_error(None, error)
     for site_id in full_path:
         try:
-            summary.merge(score_site(crawl_id, site_id, cfg, patterns=patterns))
+            summary.merge(score_site(crawl_id, site_id, cfg, reads=reads))
         except Exception as error:
             if on_error is None:
                 raise
@@ -313,7 +346,7 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
         return _load_and_mine(crawl_id, site, cfg, languages)
 
     for done, (loaded, mined) in enumerate(mined_sites.each(mine_again), 1):
-        _pair(crawl_id, loaded, mined, patterns, domains, cfg, languages, summary)
+        _pair(crawl_id, loaded, mined, patterns, domains, conventions, cfg, languages, summary)
         if progress:
             progress("pairing", done, len(mined_sites), summary)
     return summary
