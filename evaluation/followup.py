@@ -54,8 +54,9 @@ def after_step(crawl, step) -> None:
     for site_id, language in pages:
         if base_language(language) in pair:
             shown[canonical[site_id]][base_language(language)] += 1
-    seen = languages_seen(crawl.pk, shown)
-    telling = sites_with_new_evidence(shown, seen, pair)
+    seen, pages_stored = languages_seen(crawl.pk, shown)
+    telling = sites_with_new_evidence(shown, seen, pair,
+                                      {site_id: n + stored[site_id] for site_id, n in pages_stored.items()})
     due = claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id in telling})
     due += claim_sites(crawl.pk, {site_id: n for site_id, n in stored.items() if site_id not in telling},
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)

@@ -168,23 +168,24 @@ def test_a_site_whose_pages_tell_more_of_bilingualism_is_scored_at_once():
     need to say so: a site scored at its first English page is claimed again as soon as a Serbian page
     is stored, and again at its second Serbian page, though it is far from its next growth factor (it
     used to wait a quiet minute or a doubling, the slowest verdicts of a crawl). A third language is no
-    reason, nor a second English page before any Serbian one, nor a third page of a language."""
+    reason, nor a second English page before any Serbian one, nor a third page of a language, nor a
+    second page of a language on a site of fewer than four pages (one page of each says bilingual there)."""
     crawl = Crawl.objects.create(name="new language", source_language="sr", target_language="en")
-    [site] = make_sites("n.rs")
-    host = site.hosts.create(name=site.name)
+    site, small = make_sites("n.rs", "m.rs")
     stored = []
 
-    def step(language: str) -> bool:
-        page = Page.objects.create(crawl=crawl, site=site, host=host, url=f"http://n.rs/{len(stored)}",
-                                   final_url=f"http://n.rs/{len(stored)}", status_code=200, md5=str(len(stored)),
-                                   fetched_at=timezone.now(), language=language)
+    def step(language: str, on=site) -> bool:
+        page = Page.objects.create(crawl=crawl, site=on, host=on.hosts.get_or_create(name=on.name)[0],
+                                   url=f"http://{on.name}/{len(stored)}", final_url=f"http://{on.name}/{len(stored)}",
+                                   status_code=200, md5=str(len(stored)), fetched_at=timezone.now(), language=language)
         stored.append(page)
         after_step(crawl, SimpleNamespace(stored_page_ids=[page.pk]))
-        claim = ScoreClaim.objects.get(crawl=crawl, site=site)
+        claim = ScoreClaim.objects.get(crawl=crawl, site=on)
         if claim.pending:
-            release_claim(crawl.pk, site.pk)  # the job starts
+            release_claim(crawl.pk, on.pk)  # the job starts
         return claim.pending
 
     assert [step(language) for language in ("en", "en", "hr", "sr-Latn", "sr", "en", "sr")] == [
         True, False, False, True, True, False, False]
     assert ScoreClaim.objects.get(crawl=crawl, site=site).languages_seen == "en,en,sr,sr"
+    assert [step(language, on=small) for language in ("sr", "en", "en")] == [True, True, False]
