@@ -30,15 +30,22 @@ def site_observations(crawl_id: int, site_id: int) -> dict[str, dict]:
 
 def observations_of_sites(crawl_id: int, site_ids) -> dict[int, dict[str, dict]]:
     """{site id: site_observations} of many sites, in one query."""
+    return _observations_and_labels(crawl_id, site_ids)[0]
+
+
+def _observations_and_labels(crawl_id: int, site_ids) -> tuple[dict[int, dict[str, dict]], dict[int, tuple]]:
+    """observations_of_sites, and {page id: (language, script)} as stored, from the same query."""
     observations: dict[int, dict[str, dict]] = defaultdict(dict)
+    labels: dict[int, tuple] = {}
     rows = Page.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids)).values_list(
         "site_id", "pk", "language", "script", "language_evidence")
     for site_id, pk, language, script, evidence in rows:
+        labels[pk] = (language, script)
         if isinstance(evidence, dict) and evidence.get("lang"):
             observations[site_id][str(pk)] = evidence
         else:
             observations[site_id][str(pk)] = {"lang": language or "und", "script": script or None}
-    return observations
+    return observations, labels
 
 
 def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
@@ -74,13 +81,15 @@ def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
     written: a re-run writes nothing."""
     site_ids = sorted(set(site_ids))
     names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
-    observed = observations_of_sites(crawl_id, site_ids)
+    observed, stored_labels = _observations_and_labels(crawl_id, site_ids)
     decisions = {site_id: site_variety(names[site_id], observed.get(site_id, {})) for site_id in site_ids
                  if site_id in names}
     by_label: dict[tuple[str, str], list[int]] = defaultdict(list)
     for decision in decisions.values():
         for key, (language, script) in decision.page_languages.items():
-            by_label[(language or "", script or "")].append(int(key))
+            label = ((language or "")[:16], (script or "")[:8])  # as the columns hold it
+            if stored_labels.get(int(key)) != label:  # as read: most pages are settled already
+                by_label[label].append(int(key))
     # As JSON reads them back (tuples become lists), so an unchanged decision compares equal.
     wanted = {site_id: dict(variety=d.variety or "", scores=_as_json(d.scores), evidence=_as_json(d.as_evidence()),
                             pages=len(d.page_languages), pages_corrected=len(d.corrected))
@@ -89,7 +98,7 @@ def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
         for (language, script), ids in by_label.items():
             # only rows whose stored label differs: a re-run writes nothing
             (Page.objects.filter(pk__in=ids).exclude(language=language, script=script)
-             .update(language=language[:16], script=script[:8]))
+             .update(language=language, script=script))
         _store_site_languages(crawl_id, wanted)
     return decisions
 

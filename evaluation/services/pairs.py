@@ -306,9 +306,10 @@ def _serbian_script(*pages) -> str:
 
 def _store_variants(crawl_id: int, loaded, variants) -> None:
     found = {(v.latin_url, v.cyrillic_url): v for v in variants}
-    ScriptVariant.objects.filter(crawl_id=crawl_id, site=loaded.site).exclude(
-        pk__in=[pk for pk, a, b in ScriptVariant.objects.filter(crawl_id=crawl_id, site=loaded.site)
-                .values_list("pk", "latin_url", "cyrillic_url") if (a, b) in found]).delete()
+    stale = [pk for pk, a, b in ScriptVariant.objects.filter(crawl_id=crawl_id, site=loaded.site)
+             .values_list("pk", "latin_url", "cyrillic_url") if (a, b) not in found]
+    if stale:  # most sites have none, before and after: no DELETE of nothing
+        ScriptVariant.objects.filter(pk__in=stale).delete()
     ScriptVariant.objects.bulk_create(
         [ScriptVariant(crawl_id=crawl_id, site=loaded.site, latin_url=a, cyrillic_url=b, evidence=v.evidence[:300],
                        latin_page=loaded.page_by_url.get(a), cyrillic_page=loaded.page_by_url.get(b))

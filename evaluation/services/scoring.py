@@ -28,7 +28,7 @@ from evaluation.services import pairs as pair_service
 from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
-from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
+from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, load_sites, site_group
 from evaluation.services.patterns import (
     refresh_global_patterns,
     store_site_patterns,
@@ -90,20 +90,22 @@ def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set
     # Each Site's variety corrects its pages' labels before pairs are looked for (a Serbian page
     # called Bosnian, a Croatian site's pages called Serbian): site_language.py. Every member of
     # the group is settled on its own pages: en.x.rs and x.rs are one pairing group, not one site.
-    members = [member.pk for member in site_group(crawl_id, site, cfg.group_max_sites) if member.pk not in settled]
+    group = site_group(crawl_id, site, cfg.group_max_sites)
+    members = [member.pk for member in group if member.pk not in settled]
     if members:
         settle_sites_languages(crawl_id, members)
-    loaded, mined = _load_and_mine(crawl_id, site, cfg, languages)
+    loaded, mined = _load_and_mine(crawl_id, site, cfg, languages, group)
     _retire(crawl_id, loaded.group[1:])
     if mined is not None:
         store_site_patterns(crawl_id, loaded, mined, languages)
     return loaded, mined
 
 
-def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, group: list[Site] | None = None):
     """The site's pages and patterns as stored (settled and stored already: mining is cheap, the
-    reading is most of it)."""
-    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
+    reading is most of it); ``group``: its pairing group when the caller has read it."""
+    loaded = (load_sites(crawl_id, [group], structure=cfg.check_structure)[group[0].pk] if group
+              else load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure))
     if not loaded.pages:
         return loaded, None
     return loaded, mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
@@ -130,10 +132,17 @@ class JobReads:
 
     def __init__(self, crawl_id: int, cfg: PairsSettings):
         self.crawl_id, self.cfg = crawl_id, cfg
+        self._languages: tuple[str, str] | None = None
         self._patterns: dict | None = None
         self._conventions: set | None = None
         self._credibility: dict[str, float] = {}
         self._asked: set[str] = set()
+
+    @property
+    def languages(self) -> tuple[str, str]:
+        if self._languages is None:
+            self._languages = check_languages(crawl_languages(Crawl.objects.get(pk=self.crawl_id)))
+        return self._languages
 
     @property
     def patterns(self) -> dict:
@@ -162,8 +171,7 @@ def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
     as the caller's job read them (read here when not given)."""
     cfg = cfg or PairsSettings.current()
     reads = reads or JobReads(crawl_id, cfg)
-    crawl = Crawl.objects.get(pk=crawl_id)
-    languages = check_languages(crawl_languages(crawl))
+    languages = reads.languages
     summary = ScoreSummary()
     site = Site.objects.get(pk=site_id)
     loaded, mined = _mine(crawl_id, site, cfg, languages)
@@ -184,10 +192,10 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
     others one by one. With ``on_error``, a failing site (None: the one-language batch, whose sites
     then go the full path) is reported there and the others are still scored."""
     cfg = cfg or PairsSettings.current()
-    languages = check_languages(crawl_languages(Crawl.objects.get(pk=crawl_id)))
+    reads = JobReads(crawl_id, cfg)  # read after the batch's page counts, once for the whole job
+    languages = reads.languages
     summary = ScoreSummary()
     full_path = list(site_ids)
-    reads = JobReads(crawl_id, cfg)  # read after the batch's page counts, once for the whole job
     try:
         batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
         domains = reads.domains({loaded.domain for loaded, _ in batch.sites.values()})
