@@ -21,8 +21,7 @@ from django.db import IntegrityError, transaction
 
 from crawlweb.crawler.urls import site_name
 from crawlweb.models import Crawl, Link, Site
-from crawlweb.services.bulk_rows import lock_crawl_store
-from crawlweb.services.host_queues import lock_rows_of_targets
+from crawlweb.services.bulk_rows import write_target_priorities
 from frontier.classifiers.link_classifier import (
     LinkClassifier,
     LinkNeighborhood,
@@ -156,9 +155,7 @@ def rescore_frontier(crawl, classifiers: ClassifierSet) -> int:
                                              rule=f"{kind} classifier", rank=float(p),
                                              evidence={"probability": round(float(p), 4), "kind": kind}))
         with transaction.atomic():
-            lock_crawl_store(crawl.pk)  # take turns with the crawl's stores, which update Targets too
-            lock_rows_of_targets(crawl.pk, (t.pk for t in targets))  # the order leasing locks in
-            Target.objects.bulk_update(targets, ["priority"], batch_size=500)
+            write_target_priorities(crawl.pk, targets)  # with the crawl's stores' and leases' locks
             LayerPlacement.objects.bulk_create(placements, batch_size=500, update_conflicts=True,
                                                unique_fields=["target", "module"],
                                                update_fields=["layer_id", "layer", "rule", "rank", "evidence"])

@@ -55,8 +55,7 @@ from django.utils import timezone
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.language.dictionaries import MissingDictionary
 from crawlweb.models import Crawl, Page
-from crawlweb.services.bulk_rows import lock_crawl_store
-from crawlweb.services.host_queues import lock_rows_of_targets
+from crawlweb.services.bulk_rows import write_target_priorities
 from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement, TargetInfo
 from frontier.layers.registry import MODULES, build_modules
 from frontier.layers.structure import StructureModule
@@ -332,14 +331,10 @@ def update_priorities(crawl_id: int, target_ids: Sequence[int], frontier: Fronti
         return 0  # nothing to write: no need to wait for the crawl's store lock
     for attempt in range(DEADLOCK_RETRIES):
         try:
-            # A crawl step's store updates its Targets in the order PostgreSQL scans them, not in
-            # ours: taking turns with it (its advisory lock) is what prevents a deadlock with it;
-            # with a lease batch, the host rows locked first. A deadlock with another writer is
-            # still retried rather than failing the job.
+            # write_target_priorities takes the locks that keep it out of a deadlock with the crawl's
+            # stores and leases; one with another writer is still retried rather than failing the job.
             with transaction.atomic():
-                lock_crawl_store(crawl_id)
-                lock_rows_of_targets(crawl_id, (t.pk for t in changed))  # before the Targets, as leasing
-                Target.objects.bulk_update(changed, ["priority"], batch_size=200)
+                write_target_priorities(crawl_id, changed, batch_size=200)
             break
         except OperationalError as error:
             if attempt == DEADLOCK_RETRIES - 1 or "deadlock" not in str(error).lower():

@@ -21,6 +21,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Link, Page, Target
+from crawlweb.services.host_queues import lock_rows_of_targets
 from crawlweb.services.hosts import cached_host_ids, forget_host_ids, hosts_for
 
 
@@ -163,6 +164,17 @@ def lock_crawl_store(crawl_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [STORE_LOCK, crawl_id])
+
+
+def write_target_priorities(crawl_id: int, targets: list[Target], batch_size: int = 500) -> None:
+    """Write these Targets' ``priority`` in the caller's transaction, with the locks every priority
+    writer must take first: the crawl's store lock (a step's store updates Targets in PostgreSQL's scan
+    order, not ours: taking turns prevents that deadlock), then the Targets' hosts' queue rows, the
+    order a lease batch takes them in (host_queues.lock_rows_of_targets: the UPDATE raises those rows
+    by trigger after locking the Targets, the lease the other way round)."""
+    lock_crawl_store(crawl_id)
+    lock_rows_of_targets(crawl_id, (target.pk for target in targets))
+    Target.objects.bulk_update(targets, ["priority"], batch_size=batch_size)
 
 
 def _insert_targets_postgresql(crawl_id: int, rows: list[TargetRow]) -> list[int]:

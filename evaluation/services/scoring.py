@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from crawlweb.models import Crawl, Site
@@ -28,7 +29,7 @@ from evaluation.services import pairs as pair_service
 from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
-from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, load_sites, site_group
+from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
 from evaluation.services.patterns import (
     refresh_global_patterns,
     store_site_patterns,
@@ -104,8 +105,7 @@ def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set
 def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, group: list[Site] | None = None):
     """The site's pages and patterns as stored (settled and stored already: mining is cheap, the
     reading is most of it); ``group``: its pairing group when the caller has read it."""
-    loaded = (load_sites(crawl_id, [group], structure=cfg.check_structure)[group[0].pk] if group
-              else load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure))
+    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure, group=group)
     if not loaded.pages:
         return loaded, None
     return loaded, mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
@@ -132,29 +132,20 @@ class JobReads:
 
     def __init__(self, crawl_id: int, cfg: PairsSettings):
         self.crawl_id, self.cfg = crawl_id, cfg
-        self._languages: tuple[str, str] | None = None
-        self._patterns: dict | None = None
-        self._conventions: set | None = None
         self._credibility: dict[str, float] = {}
         self._asked: set[str] = set()
 
-    @property
+    @cached_property
     def languages(self) -> tuple[str, str]:
-        if self._languages is None:
-            self._languages = check_languages(crawl_languages(Crawl.objects.get(pk=self.crawl_id)))
-        return self._languages
+        return check_languages(crawl_languages(Crawl.objects.get(pk=self.crawl_id)))
 
-    @property
+    @cached_property
     def patterns(self) -> dict:
-        if self._patterns is None:
-            self._patterns = global_patterns(self.crawl_id)
-        return self._patterns
+        return global_patterns(self.crawl_id)
 
-    @property
+    @cached_property
     def conventions(self) -> set:
-        if self._conventions is None:
-            self._conventions = stored_conventions(self.crawl_id, self.cfg.min_frequency)
-        return self._conventions
+        return stored_conventions(self.crawl_id, self.cfg.min_frequency)
 
     def domains(self, names) -> dict[str, float]:
         """Mean credibility of these domains (those with scored sites), each read once for the job."""
