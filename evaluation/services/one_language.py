@@ -48,6 +48,8 @@ class OneLanguageBatch:
     sites: dict[int, tuple[LoadedSite, object]] = field(default_factory=dict)  # id → (loaded, mined)
     empty: list[int] = field(default_factory=list)  # no stored 2xx page: nothing to score, as score_site
     full_path: list[int] = field(default_factory=list)  # for score_site, in the order given
+    groups: dict[int, list] = field(default_factory=dict)  # every given site's pairing group, as read
+    settled: set[int] = field(default_factory=set)  # sites whose page languages are settled by now
 
     @property
     def handled(self) -> list[int]:
@@ -63,11 +65,13 @@ def prepare(crawl_id: int, site_ids, cfg: PairsSettings, languages: tuple[str, s
     """Settle, load and mine the one-language sites among ``site_ids`` and write their C(w) rows; the
     others are left in ``full_path``. ``settled``: sites whose languages need no settling again."""
     batch = OneLanguageBatch(crawl_id, cfg, languages)
-    groups = groups_of(crawl_id, site_ids, cfg.group_max_sites)
+    batch.groups = groups = groups_of(crawl_id, site_ids, cfg.group_max_sites)
     alone = sorted(site_id for site_id, group in groups.items() if len(group) == 1)
     to_settle = [site_id for site_id in alone if site_id not in settled]
     if to_settle:
         settle_sites_languages(crawl_id, to_settle)
+    # the full path's sites among them need no second settling (nor a second read of their group)
+    batch.settled = set(settled) | set(alone)
     loaded = load_sites(crawl_id, [groups[site_id] for site_id in alone], text=False)
     candidates = [site_id for site_id in alone
                   if shows_one_language([(page.language, page.script) for page in loaded[site_id].pages], languages)]

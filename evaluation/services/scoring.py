@@ -87,11 +87,13 @@ def _retire(crawl_id: int, members) -> None:
             model.objects.filter(crawl_id=crawl_id, site_id__in=ids).delete()
 
 
-def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set[int] = frozenset()):
+def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set[int] = frozenset(),
+          group: list[Site] | None = None):
     # Each Site's variety corrects its pages' labels before pairs are looked for (a Serbian page
     # called Bosnian, a Croatian site's pages called Serbian): site_language.py. Every member of
     # the group is settled on its own pages: en.x.rs and x.rs are one pairing group, not one site.
-    group = site_group(crawl_id, site, cfg.group_max_sites)
+    # ``group``: the site's pairing group when the caller's batch has read it.
+    group = group or site_group(crawl_id, site, cfg.group_max_sites)
     members = [member.pk for member in group if member.pk not in settled]
     if members:
         settle_sites_languages(crawl_id, members)
@@ -157,15 +159,17 @@ class JobReads:
 
 
 def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
-               reads: JobReads | None = None) -> ScoreSummary:
+               reads: JobReads | None = None, batch: one_language.OneLanguageBatch | None = None) -> ScoreSummary:
     """Mine one site, move the global rows by its difference and pair it; ``reads``: the crawl-wide rows
-    as the caller's job read them (read here when not given)."""
+    as the caller's job read them (read here when not given); ``batch``: the job's one-language batch,
+    which read the site's group and settled its languages (a bilingual site alone: most of them)."""
     cfg = cfg or PairsSettings.current()
     reads = reads or JobReads(crawl_id, cfg)
     languages = reads.languages
     summary = ScoreSummary()
-    site = Site.objects.get(pk=site_id)
-    loaded, mined = _mine(crawl_id, site, cfg, languages)
+    group = batch.groups.get(site_id) if batch is not None else None
+    site = next(member for member in group if member.pk == site_id) if group else Site.objects.get(pk=site_id)
+    loaded, mined = _mine(crawl_id, site, cfg, languages, batch.settled if batch is not None else frozenset(), group)
     summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
     if mined is None:
         return summary
@@ -186,7 +190,7 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
     reads = JobReads(crawl_id, cfg)  # read after the batch's page counts, once for the whole job
     languages = reads.languages
     summary = ScoreSummary()
-    full_path = list(site_ids)
+    full_path, batch = list(site_ids), None
     try:
         batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
         domains = reads.domains({loaded.domain for loaded, _ in batch.sites.values()})
@@ -199,7 +203,7 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
         on_error(None, error)
     for site_id in full_path:
         try:
-            summary.merge(score_site(crawl_id, site_id, cfg, reads=reads))
+            summary.merge(score_site(crawl_id, site_id, cfg, reads=reads, batch=batch))
         except Exception as error:
             if on_error is None:
                 raise
@@ -310,16 +314,18 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
         site_ids = pass_site_ids(crawl_id, cfg, every=True)
     ordered = sorted(site_ids)
     kept = _KeptPages(PASS_KEEP_PAGES)
-    batches, full_path = _OneLanguageBatches(kept), []
+    batches, full_path, groups, settled_now = _OneLanguageBatches(kept), [], {}, set(settled)
     for start in range(0, len(ordered), ONE_LANGUAGE_CHUNK):
         batch = one_language.prepare(crawl_id, ordered[start:start + ONE_LANGUAGE_CHUNK], cfg, languages, settled)
         batches.add(batch)
         full_path += batch.full_path
+        groups.update((site_id, batch.groups[site_id]) for site_id in batch.full_path)
+        settled_now |= batch.settled & set(batch.full_path)
         if progress:
             progress("mining patterns", start + len(batch.handled), len(ordered), summary)
     mined_sites = _MinedSites(kept)
     for done, site in enumerate(Site.objects.filter(pk__in=full_path), 1):
-        loaded, mined = _mine(crawl_id, site, cfg, languages, settled)
+        loaded, mined = _mine(crawl_id, site, cfg, languages, settled_now, groups.get(site.pk))
         if mined is not None:
             mined_sites.add(site, loaded, mined)
         if progress:
