@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluation.bodies.lexicon import Lexicon, stems
+from evaluation.bodies.lexicon import Lexicon, line_stems
 
 MAX_LINES = 200  # lines of a body aligned (200 × 200 line pairs at most): the cost stays bounded
 
@@ -32,7 +32,7 @@ def _line_words(lines: Sequence[str], dictionary: dict[str, set[str]]) -> list[t
     known word are left out (they match no line, and skipping a line costs nothing)."""
     out = []
     for line in lines[:MAX_LINES]:
-        words = stems([line])
+        words = line_stems(line)
         known = [dictionary[w] for w in words if w in dictionary]
         if known:
             out.append((words, known))
@@ -47,12 +47,25 @@ def _shared_counts(rows: list[tuple[set[str], list[set[str]]]], columns: list[tu
     for j, (words, _) in enumerate(columns):
         for word in words:
             holders[word].append(j)
-    counts = np.zeros((len(rows), len(columns)))
+    # A word's translations reach the same column lines from every row line it is in: found once per word
+    # (by the identity of its dictionary entry), and the counts added up in one bincount, not cell by cell.
+    # Most translations are no word of the other body: a set intersection (in C) leaves the few that are.
+    reached: dict[int, list[int]] = {}
+    vocabulary = set(holders)
+    width = len(columns)
+    cells: list[int] = []
     for i, (_, known) in enumerate(rows):
+        base = i * width
         for translations in known:
-            for j in {j for t in translations for j in holders.get(t, ())}:
-                counts[i, j] += 1
-    return counts
+            found = reached.get(id(translations))
+            if found is None:
+                shared = translations & vocabulary
+                found = reached[id(translations)] = (
+                    sorted({j for t in shared for j in holders[t]}) if shared else [])
+            if found:
+                cells.extend(base + j for j in found)
+    counts = np.bincount(np.array(cells, dtype=np.int64), minlength=len(rows) * width)
+    return counts.astype(float).reshape(len(rows), width)
 
 
 def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[str]) -> tuple[float | None, int]:

@@ -61,7 +61,17 @@ def stem(word: str) -> str:
 
 
 def stems(lines: Iterable[str]) -> set[str]:
-    return {stem(word) for line in lines for word in WORD.findall(line)}
+    out: set[str] = set()
+    for line in lines:
+        out |= line_stems(line)
+    return out
+
+
+@functools.lru_cache(maxsize=50_000)
+def line_stems(line: str) -> frozenset[str]:
+    """stems of one line. Cached: a page's lines are read again for every pair it is a candidate of, and
+    at every scoring of its site (the line alignment and the body checks read them line by line)."""
+    return frozenset(stem(word) for word in WORD.findall(line))
 
 
 def _base64_number(text: str) -> int:
