@@ -5,6 +5,7 @@ import logging
 
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl
+from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.site_language import settled_sites
 from evaluation.services import deep as deep_service
 from evaluation.services import deep_rounds
@@ -33,8 +34,9 @@ def score_sites(crawl_id: int, site_ids: list[int]) -> None:
         failures.append(error)
         _record_error(crawl_id, f"score_site({site_id if site_id is not None else 'one-language batch'})", error)
 
-    summary = scoring.score_sites(crawl_id, site_ids, cfg, on_error=record)
-    _after_scoring(crawl_id, summary.groups, cfg)
+    with derived_writes():
+        summary = scoring.score_sites(crawl_id, site_ids, cfg, on_error=record)
+        _after_scoring(crawl_id, summary.groups, cfg)
     if failures:
         raise failures[-1]
 
@@ -64,7 +66,8 @@ def score_crawl(crawl_id: int) -> None:
     settled = settled_sites(crawl_id)  # most sites of the pass after the crawl: no page since their scoring
     start_crawl_pass(crawl_id)  # pages stored from now on may claim the next pass
     try:
-        scoring.score_crawl(crawl_id, cfg, site_ids=site_ids, settled=settled)
+        with derived_writes():
+            scoring.score_crawl(crawl_id, cfg, site_ids=site_ids, settled=settled)
         end_crawl_pass(crawl_id, whole=finished)
         if cfg.deep_checks:
             _check_new_deep_guesses(crawl_id, cfg)
