@@ -100,6 +100,11 @@ def fill_then_free(run: Run, disk: Path) -> None:
     if state != "paused" or str(disk) not in message:
         run.result.problems.append(f"the crawl did not pause naming {disk}: {state}, {message!r}")
         return
+    # The other worker's step, past its WARC write when this one paused the crawl, still stores and counts
+    # its pages (stored, with their records: rightly counted); under load it ends after the pause is seen.
+    # The count is read once no step holds a lease: from then on nothing may be counted.
+    run.watch(lambda: not run.query("SELECT 1 FROM frontier_target WHERE state = 'leased' LIMIT 1"),
+              "the steps in flight at the pause ended and handed back their leases")
     counted = run.pages_fetched()
     time.sleep(LEASE_SECONDS + 1)  # as long as a lease: nothing more may be counted meanwhile
     if run.pages_fetched() != counted:
