@@ -285,6 +285,7 @@ _PAIRS_READERS = {
     "PAIRS_SITE_RESCORE_GROWTH": lambda name: env_number(name, 2.0, minimum=1, maximum=100),
     "PAIRS_SITE_RESCORE_FROM_PAGES": lambda name: env_number(name, 8, minimum=0, maximum=1_000_000, integer=True),
     "PAIRS_SITE_QUIET_SECONDS": lambda name: env_number(name, 60.0, minimum=0, maximum=86400),
+    "PAIRS_SITE_QUIET_GROWTH": lambda name: env_number(name, 1.25, minimum=1, maximum=100),
     "PAIRS_SITE_FIRST_DELAY_SECONDS": lambda name: env_number(name, 0.0, minimum=0, maximum=86400),
 }
 for _name, _read in _PAIRS_READERS.items():

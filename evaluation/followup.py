@@ -62,7 +62,7 @@ def after_step(crawl, step) -> None:
                        growth=cfg.site_rescore_growth, from_pages=cfg.site_rescore_from_pages)
     note_languages_shown(crawl.pk, shown, seen)  # after the claims: a first page's claim row exists now
     due += claim_quiet_sites(crawl.pk, timedelta(seconds=cfg.site_quiet_seconds),
-                             timedelta(seconds=cfg.site_first_delay_seconds))
+                             timedelta(seconds=cfg.site_first_delay_seconds), growth=cfg.site_quiet_growth)
     due = sorted(set(due))
     for start in range(0, len(due), SITES_PER_JOB):
         enqueue(score_sites, crawl.pk, due[start:start + SITES_PER_JOB], queue_name="score")

@@ -136,12 +136,21 @@ def note_languages_shown(crawl_id: int, shown: Mapping[int, Counter], seen: Mapp
         ScoreClaim.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).update(languages_seen=value[:32])
 
 
-def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_delay: timedelta | None = None) -> list[int]:
-    """The sites with pages no scoring saw, none stored for ``quiet``, or, never scored, whose first page
-    is ``first_delay`` old (``quiet`` when not given), whose score_site the caller won: a site that
-    stopped growing short of its next factor still gets its last pages scored while the crawl runs, and
-    a new site its verdict soon, its first burst of pages together (reads only the rows that are
-    behind, by a partial index)."""
+def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_delay: timedelta | None = None, *,
+                      growth: float = 1.0) -> list[int]:
+    """The sites with pages no scoring saw, none stored for ``quiet``, and ``growth`` times the pages of
+    their last scoring, or, never scored, whose first page is ``first_delay`` old (``quiet`` when not
+    given), whose score_site the caller won: a site that stopped growing short of its next factor still
+    gets its last pages scored while the crawl runs, and a new site its verdict soon, its first burst of
+    pages together (reads only the rows that are behind, by a partial index).
+
+    Why ``growth`` (PAIRS_SITE_QUIET_GROWTH, 1.25): a breadth-first crawl of a large web gives a host one
+    page a lease round, and a round over 20,000 hosts lasts minutes, longer than ``quiet``. Every page of
+    a large site then came after a quiet spell and was scored with all the site's pages before it: n
+    scorings of a growing site read ~n²/2 pages, the quadratic cost growth claims exist to avoid. With a
+    quarter's growth asked of a quiet site, its scorings read ~5 times its pages, and a site of a few
+    pages is still scored at each (2 of 1, 3 of 2, 4 of 3, 5 of 4); what a quiet site holds back until it
+    grows is scored by the crawl-wide passes (every site behind) and the pass after the crawl."""
     now = timezone.now()
     first_delay = quiet if first_delay is None else first_delay
     adapt = connection.ops.adapt_datetimefield_value
@@ -149,8 +158,9 @@ def claim_quiet_sites(crawl_id: int, quiet: timedelta, first_delay: timedelta | 
         cursor.execute(
             f"UPDATE {ScoreClaim._meta.db_table} SET pending = %s, claimed_at = %s"
             " WHERE crawl_id = %s AND behind = %s AND pending = %s AND CASE WHEN pages_at_last_score = 0"
-            " THEN COALESCE(first_stored_at, last_stored_at) < %s ELSE last_stored_at < %s END RETURNING site_id",
-            [True, adapt(now), crawl_id, True, False, adapt(now - first_delay), adapt(now - quiet)])
+            " THEN COALESCE(first_stored_at, last_stored_at) < %s"
+            " ELSE last_stored_at < %s AND pages_stored >= %s * pages_at_last_score END RETURNING site_id",
+            [True, adapt(now), crawl_id, True, False, adapt(now - first_delay), adapt(now - quiet), float(growth)])
         return sorted(row[0] for row in cursor.fetchall())
 
 

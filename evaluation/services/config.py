@@ -53,6 +53,7 @@ class PairsSettings:
     site_rescore_growth: float = 2.0      # score_site when a site has grown this many times since its last scoring...
     site_rescore_from_pages: int = 8      # ...to at least this many pages (0: its first page is scored at once)...
     site_quiet_seconds: float = 60.0      # ...or when pages no scoring saw have waited this long (site stopped growing)
+    site_quiet_growth: float = 1.25       # ...and a site scored before has grown this many times since (1: any page)
     site_first_delay_seconds: float = 0.0  # ...a site never scored, this long after its first page (0: at once)
     group_max_sites: int = 20             # hosts of one registrable domain form one site, unless there are more
 

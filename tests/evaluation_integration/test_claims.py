@@ -130,6 +130,33 @@ def test_a_site_that_stopped_short_of_the_factor_is_scored_once_it_has_been_quie
     assert claim_quiet_sites(crawl.pk, quiet) == [], "scored: no longer behind"
 
 
+def test_a_quiet_site_scored_before_waits_until_it_has_grown_by_a_quarter():
+    """Breadth-first over many hosts, a large site gets a page a lease round, each after a quiet spell:
+    scored at every such page, its scorings read its pages quadratically. A quiet site scored before is
+    scored once its pages are ``growth`` times those of its last scoring; a small one still at each page."""
+    crawl = Crawl.objects.create(name="quiet growth")
+    large, small = make_sites("qg1.rs", "qg2.rs")
+    claim_sites(crawl.pk, {large.pk: 40, small.pk: 2})
+    for site in (large, small):
+        release_claim(crawl.pk, site.pk)
+    quiet = timedelta(seconds=60)
+
+    def quiet_now():
+        ScoreClaim.objects.filter(crawl=crawl).update(last_stored_at=timezone.now() - quiet - timedelta(seconds=1))
+
+    assert claim_sites(crawl.pk, {large.pk: 1, small.pk: 1}, growth=2, from_pages=8) == []
+    quiet_now()
+    assert claim_quiet_sites(crawl.pk, quiet, growth=1.25) == [small.pk], "41 of 40 pages: not yet; 3 of 2: scored"
+    release_claim(crawl.pk, small.pk)
+    assert claim_sites(crawl.pk, {large.pk: 9}, growth=2, from_pages=8) == []
+    quiet_now()
+    assert claim_quiet_sites(crawl.pk, quiet, growth=1.25) == [large.pk], "50 of 40 pages: a quarter more"
+    release_claim(crawl.pk, large.pk)
+    claim_sites(crawl.pk, {large.pk: 1}, growth=2, from_pages=8)
+    quiet_now()
+    assert claim_quiet_sites(crawl.pk, quiet) == [large.pk], "growth 1 (the setting's floor): any unseen page"
+
+
 def test_a_crawl_wide_pass_brings_every_site_up_to_date():
     crawl = Crawl.objects.create(name="pass")
     behind, current = make_sites("p1.rs", "p2.rs")
