@@ -1,10 +1,11 @@
 """Writes of rows that are derived from stored pages, committed without waiting for the disk.
 
-A scoring job writes only what it can compute again from the crawl's pages: settled page labels, URL
-patterns, credibility rows, candidate pairs, deep-page guesses, site verdicts and its claims' counters.
-On PostgreSQL each of its commits (about twenty a job of 37 sites: one per site's patterns, one per
-site's pairs, and each bulk write) waited for the write-ahead log to reach the disk, ~10 % of a job's
-time on this machine's disk. ``synchronous_commit = off`` for the job's session lets a commit return
+Inside ``derived_writes()`` a scoring job writes only what it can compute again from the crawl's
+pages: settled page labels, URL patterns, credibility rows, candidate pairs, deep-page guesses and site
+verdicts (its claims are released before it, synchronously). On PostgreSQL each of its commits (about
+twenty a job of 37 sites: one per site's patterns, one per site's pairs, and each bulk write) waited for
+the write-ahead log to reach the disk: 4 % of a job's time on an idle machine (docs/scale.md, ninth
+session), more when the disk is busy. ``synchronous_commit = off`` for the job's session lets a commit return
 once it is in the log buffer: a crash can lose the last ~0.6 s of such commits (3 × wal_writer_delay),
 never leave a row half written (the log is still written in order), and what it loses is scored again:
 a site's next page claims its scoring, and the crawl-wide pass after the crawl scores every site. The
