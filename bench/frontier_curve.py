@@ -80,7 +80,7 @@ def run_crawl(name: str, seeds: list[str], budget: int, config: dict, batch: int
     from django.test import override_settings
 
     from crawlweb.models import Crawl, SeedList
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     fresh_hosts()
     seed_list = SeedList.objects.create(name=f"bench {name} {time.monotonic_ns()}")

@@ -120,7 +120,7 @@ def real_sites(directory: Path, dev_hosts: set[str]) -> list[RealSite]:
 
 def crawl(name: str, sites: list[RealSite], slack: float = 1.2):
     from crawlweb.models import Crawl
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     hosts = sorted({h for s in sites for h in (s.host, *s.aliases)})
     # one rule per host: a crawl's rule is capped at 1,000 characters (crawlweb.regex_safety)
@@ -184,12 +184,12 @@ class Measure:
                            for link in links]
 
     def kept(self) -> list[int]:
-        from training.promoted import promoted
+        from training.services.promoted import promoted
 
         found = promoted("pair_classifier")
         if found is None:
             return list(self.filter_kept)
-        # as scoring decides with a promoted classifier (training.promoted.PairDecider): a second opinion on
+        # as scoring decides with a promoted classifier (training.services.promoted.PairDecider): a second opinion on
         # the filter's kept pairs, which stay kept when P(parallel) ≥ 0.5
         kept = [0] * len(self.pairs)
         decided = found[1].keeps([self.features[i] for i in self.read], [self.filter_kept[i] for i in self.read])
@@ -209,7 +209,7 @@ class Measure:
     def link_auc(self) -> float:
         from sklearn.metrics import roc_auc_score
 
-        from training.promoted import link_predictor
+        from training.services.promoted import link_predictor
 
         return float(roc_auc_score(self.link_truth, link_predictor().predict_proba(self.links)))
 

@@ -39,7 +39,7 @@ def configure(var_dir: str) -> None:
 
 def crawl_test_web(pages: int):
     from crawlweb.models import Crawl, SeedList
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from crawlweb.services.network import fetcher_for
     from crawlweb.testweb.generator import generate_web
     from crawlweb.testweb.server import TestWebServer

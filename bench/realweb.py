@@ -181,7 +181,7 @@ def full_crawl(subset, rules, seeds) -> int:
     """Breadth-first over everything: every site's root a seed. The crawl itself checks and fetches the
     deep guesses of its last pass (evaluation/services/deep_rounds.py) and passes again after them."""
     from crawlweb.models import Crawl, Page
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     roots = [f"http://{s.host}/" for s in subset]
     budget = 3 * sum(max(len(s.languages), 20) for s in subset) + 200

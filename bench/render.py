@@ -85,7 +85,7 @@ class RenderClock:
 
 def crawl_round(number: int, seeds: list[str]):
     from crawlweb.models import Crawl, SeedList
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from frontier.models import SiteVerdict
 
     seed_list = SeedList.objects.create(name=f"render bench {number}")

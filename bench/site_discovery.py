@@ -63,7 +63,7 @@ def seeds_of(root: Path, sites: list[dict], quick: bool) -> list[str]:
 
 def run_crawl(name: str, strategy: str, seeds: list[str], budget: int):
     from crawlweb.models import Crawl, SeedList
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     seed_list = SeedList.objects.create(name=f"bench {name} {time.monotonic_ns()}")
     seed_list.seeds.bulk_create([seed_list.seeds.model(seed_list=seed_list, url=url) for url in seeds])

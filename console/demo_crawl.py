@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services import crawl_control
+from crawlweb.jobs import crawl_control
 from evaluation.models import CandidatePair
 from evaluation.services.pairing_state import pairing_state
 from labeling.creation import create_evaluation

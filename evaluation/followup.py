@@ -14,7 +14,7 @@
   the pages its deep-page guesses find make the crawl run again (services/deep_rounds.py).
 - After each step too: the deep-page guesses a check job set aside while their hosts were held, once the
   hosts' waits are over (evaluation/services/deep.py).
-- When the crawl finishes, after that last pass: every site gets its combined verdict (site_verdicts.py).
+- When the crawl finishes, after that last pass: every site gets its combined verdict (services/site_verdicts.py).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from evaluation.services.claims import (
 )
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.inputs import canonical_of
-from evaluation.site_verdicts import combine_site_verdicts
+from evaluation.services.site_verdicts import combine_site_verdicts
 
 SITES_PER_JOB = 60  # a job of many small sites; a big site's scoring is a job of its own length anyway
 

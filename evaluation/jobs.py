@@ -13,7 +13,7 @@ from evaluation.services import scoring
 from evaluation.services.claims import claim_pass_for_late_pages, end_crawl_pass, release_claims, start_crawl_pass
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import groups_of
-from evaluation import site_verdicts
+from evaluation.services import site_verdicts
 
 log = logging.getLogger(__name__)
 

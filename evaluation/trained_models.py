@@ -1,6 +1,6 @@
 """The trained pair classifier scoring uses, as the training floor (above it) provides it.
 
-training/apps.py plugs training/promoted.py's pair_decider in at start-up; until then, or without the
+training/apps.py plugs training/services/promoted.py's pair_decider in at start-up; until then, or without the
 training app, there is none and the filter alone decides which pairs are kept. The hook runs this way
 round because a floor imports only the floors below it.
 """

@@ -30,6 +30,6 @@ class FrontierConfig(AppConfig):
 def config_errors(config: dict) -> dict[str, str]:
     """Errors of the frontier's keys of a crawl's config: the discovery keys, then "modules" and "priority"."""
     from frontier.placement import frontier_config_errors
-    from frontier.strategies.settings import errors as discovery_errors
+    from frontier.discovery_settings import errors as discovery_errors
 
     return {**discovery_errors(config), **frontier_config_errors(config)}

@@ -17,7 +17,7 @@ from typing import Callable, ContextManager
 from django.conf import settings
 
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.harvest import harvest_curve
 from frontier.models import SiteVerdict
 

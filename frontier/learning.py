@@ -29,7 +29,7 @@ from frontier.classifiers.link_classifier import (
     layer_for_probability,
 )
 from frontier.models import ClassifierModel, LayerPlacement, SiteVerdict, Target
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 
 log = logging.getLogger(__name__)
 MODULE = "NB"  # LayerPlacement.module of the link classifiers

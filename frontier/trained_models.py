@@ -1,6 +1,6 @@
 """The trained models the frontier uses, as the training floor (above it) provides them.
 
-training/apps.py plugs its promoted-model lookups in at start-up (training/promoted.py: the promoted
+training/apps.py plugs its promoted-model lookups in at start-up (training/services/promoted.py: the promoted
 Link Predictor and detector threshold, looked up at each call, so a promotion or a rollback counts
 from the next detector job). Until then, or without the training app, the frontier keeps its
 defaults: the shipped Link Predictor and the detector threshold the crawl is configured with. The

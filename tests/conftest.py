@@ -43,7 +43,7 @@ def pytest_runtest_teardown(item, nextitem):
     if not any(state.current_job or state.waiting for state in in_process_states()):
         return
     from crawlweb.models import Crawl
-    from crawlweb.services.crawl_control import stop_crawl
+    from crawlweb.jobs.crawl_control import stop_crawl
 
     for crawl in Crawl.objects.filter(state__in=[Crawl.State.RUNNING, Crawl.State.PAUSED]):
         stop_crawl(crawl)

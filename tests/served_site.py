@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from tests.conftest import route_through

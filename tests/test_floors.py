@@ -1,7 +1,7 @@
 """The floors (docs/explanation/architecture.md) hold what the import-linter contracts of
 pyproject.toml cannot say themselves: every package of the project is a floor of the layers contract
-(a package left out would be checked by nothing), and no module imports itself back through others
-(an import cycle), within a floor as between floors. `lint-imports` (scripts/test.sh) checks the
+(a package left out would be checked by nothing), the acyclic-siblings contract covers every floor,
+and no module imports itself back through others (an import cycle), within a floor as between floors. `lint-imports` (scripts/test.sh) checks the
 contracts."""
 from __future__ import annotations
 
@@ -33,6 +33,14 @@ def test_every_package_of_the_project_is_a_floor():
     assert set(config["root_packages"]) == set(floors), "root_packages and the floors name other packages"
     assert packages == set(floors), (f"packages that are no floor: {sorted(packages - set(floors))}; "
                                      f"floors that are no package: {sorted(set(floors) - packages)}")
+
+
+def test_every_floor_is_checked_for_cycles_between_its_parts():
+    config = _importlinter()
+    floors = next(contract for contract in config["contracts"] if contract["id"] == "floors")["layers"]
+    acyclic = next(contract for contract in config["contracts"] if contract["id"] == "acyclic")
+    assert acyclic["type"] == "acyclic_siblings"
+    assert set(acyclic["ancestors"]) == set(floors), "a floor whose subpackages may import each other in a circle"
 
 
 def test_no_module_imports_itself_back():

@@ -2,7 +2,7 @@
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.jobs.queueing import describe_jobs, job_crawl_id
 from evaluation.jobs import score_crawl, score_site
-from evaluation.site_verdicts import combine_site_verdicts
+from evaluation.services.site_verdicts import combine_site_verdicts
 from training.jobs import train
 
 

@@ -10,7 +10,7 @@ class TrainingConfig(AppConfig):
         from training import signals  # noqa: F401  (connects the judgment and evaluation-closed triggers)
         from evaluation import trained_models as scoring_models
         from frontier import trained_models as frontier_models
-        from training import promoted
+        from training.services import promoted
 
         promoted.register_uncertainty_sources()
         # The floors below read the promoted models through these hooks (they never import training).

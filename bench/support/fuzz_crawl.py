@@ -47,7 +47,7 @@ class FuzzCrawl:
 def crawl_fuzz_web(server, web, *, budget: int = FUZZ_BUDGET) -> FuzzCrawl:
     """Serve ``web`` on ``server`` (a TestWebServer), crawl every host's home page to the end, check."""
     from crawlweb.models import Crawl
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     fuzz = server.web.fuzz
     names = fuzz.install(web)

@@ -370,7 +370,7 @@ def _injection_views_in_a_browser(site: dict) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     from crawlweb.models import Crawl, Page
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from evaluation.models import CandidatePair
 
     rules = "allow HOST:^(" + "|".join(re.escape(h) for h in site["hosts"]) + ")$"

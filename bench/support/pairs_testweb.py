@@ -58,7 +58,7 @@ def run(quick: bool):
 def _crawl_and_measure(quick: bool) -> tuple[float, float]:
     from crawlweb.crawler.urls import normalize_url
     from crawlweb.models import Crawl, Site
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from crawlweb.testweb.generator import generate_web
     from crawlweb.testweb.server import TestWebServer
     from evaluation.models import (

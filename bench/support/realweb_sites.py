@@ -2,7 +2,7 @@
 
 A site counts as found bilingual when the crawl's stored verdict says so (frontier.models.SiteVerdict,
 ``bilingual``: the detector, the site's page languages and its kept pairs combined by
-evaluation.site_verdicts when the crawl finished), so the figure is the crawl's own answer, not one
+evaluation.services.site_verdicts when the crawl finished), so the figure is the crawl's own answer, not one
 recomputed here. For each truly bilingual site the crawl missed, ``missed_site_reasons`` says why,
 from the rows the crawl stored:
 

@@ -4,7 +4,7 @@ The dashboard's *New crawl* form renders it; ``manage.py crawl start`` fills the
 preset, a JSON file and its flags (console.crawl_setup.command_input) and validates with it, so a
 bad value gets the same one-line error, naming the field, from both (``error_lines``). The crawl's
 ``config`` JSON is built here from the fields and checked by CrawlConfig (crawlweb.services.crawl_config,
-which asks frontier.placement and frontier.strategies.settings about their keys); its errors come back
+which asks frontier.placement and frontier.discovery_settings about their keys); its errors come back
 on the field that set the key. Nothing is created until the form is valid.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from crawlweb.models import Crawl, SeedList
 from crawlweb.seed_import import url_problem
 from crawlweb.services.crawl_config import ADDRESS_POLICIES, KNOWN_KEYS, CrawlConfig
 from frontier.layers.language import DATA_FILE, load_language_data
-from frontier.strategies.settings import PROVIDER_KINDS
+from frontier.discovery_settings import PROVIDER_KINDS
 
 MODULE_CHOICES = [("M01", "M01 Language module"), ("M03", "M03 Structure module")]
 MODULE_WEIGHT_FIELDS = {"M01": "weight_m01", "M03": "weight_m03"}

@@ -2,7 +2,7 @@
 crawl shows Pause, not Resume). crawl_control refuses the others anyway; this keeps them off screen.
 
 A running crawl whose runner is gone (embedded mode: the process that ran its steps died, see
-crawlweb/services/chain_runner.py) is the exception: nothing fetches for it, so its page offers
+crawlweb/jobs/chain_runner.py) is the exception: nothing fetches for it, so its page offers
 Resume, labelled "Take over", which runs its steps in the web server (crawl_control.resume_crawl)."""
 from __future__ import annotations
 

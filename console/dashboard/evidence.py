@@ -1,7 +1,7 @@
 """One line that says why a site was judged bilingual, from a SiteVerdict's evidence JSON.
 
 Pure (no Django): the evidence is whatever the BS Detector (frontier/detector_job.py) and the
-crawl-end combination (evaluation/site_verdicts.py) stored, so every key is optional here.
+crawl-end combination (evaluation/services/site_verdicts.py) stored, so every key is optional here.
 """
 from __future__ import annotations
 

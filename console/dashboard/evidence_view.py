@@ -2,7 +2,7 @@
 as tables, nested records as nested entries.
 
 Pure (no Django). The evidence is whatever the BS Detector (frontier/detector_job.py) and the
-crawl-end combination (evaluation/site_verdicts.py) stored, so any key may be missing and keys this
+crawl-end combination (evaluation/services/site_verdicts.py) stored, so any key may be missing and keys this
 module does not know are shown under their own name, never dropped.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ from crawlweb.console_access import staff_console
 from console.crawl_setup.field_layout import hidden_fields, required_fields
 from console.crawl_setup.form import CrawlSetupForm, error_lines, with_preset
 from console.crawl_setup.presets import PRESETS
-from crawlweb.services import crawl_control
+from crawlweb.jobs import crawl_control
 
 # Changing these swaps in the form with the fields they need (the preset select has its own swap).
 METHOD_CHOOSERS = ("strategy", "backlink_providers")

@@ -11,7 +11,7 @@ from console.dashboard.new_crawl import filled_form, form_context
 from console.dashboard.stats import crawl_list_counters
 from crawlweb.jobs.queueing import describe_jobs, pending_crawl_jobs
 from crawlweb.models import Crawl, Page
-from crawlweb.services import chain_runner, crawl_control
+from crawlweb.jobs import chain_runner, crawl_control
 
 RECENT_PAGES = 10  # the newest; the counters link to them all
 ACTIONS = {

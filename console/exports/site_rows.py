@@ -2,7 +2,7 @@
 it, its credibility and its pages per language.
 
 Sites are read with ``.iterator()`` in batches of BATCH; each batch fetches the verdicts
-(frontier.models.SiteVerdict, evidence as evaluation.site_verdicts.combine stores it), credibilities
+(frontier.models.SiteVerdict, evidence as evaluation.services.site_verdicts.combine stores it), credibilities
 (evaluation.models.SiteCredibility, Def. 5 C(w)) and page counts of its sites in three queries, so
 memory stays bounded by the batch, whatever the crawl's size."""
 from __future__ import annotations

@@ -22,7 +22,7 @@ from rq.registry import StartedJobRegistry
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.jobs.queueing import FOLLOW_UP_QUEUES, pending_crawl_jobs
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import CrawlStateError, kick_crawl
+from crawlweb.jobs.crawl_control import CrawlStateError, kick_crawl
 
 log = logging.getLogger(__name__)
 LOCK_KEY = "crawlweb:chain-watch"

@@ -1,7 +1,7 @@
 """The embedded mode's chain watch: no running crawl is left with nothing to run its steps.
 
 Without REDIS_URL, a crawl's step chain lives in the in-process job threads of the process that
-queued it (crawlweb/services/chain_runner.py), and dies with that process. Each process whose jobs
+queued it (crawlweb/jobs/chain_runner.py), and dies with that process. Each process whose jobs
 run in its own threads runs this watch, at once when it starts and then every
 CRAWLER_CHAIN_WATCH_SECONDS:
 
@@ -30,8 +30,8 @@ from django.utils import timezone
 from crawlweb.jobs.chain_watch import chainless
 from crawlweb.models import Crawl
 from crawlweb.process_identity import this_process
-from crawlweb.services import chain_runner
-from crawlweb.services.crawl_control import take_over_crawl
+from crawlweb.jobs import chain_runner
+from crawlweb.jobs.crawl_control import take_over_crawl
 
 log = logging.getLogger(__name__)
 

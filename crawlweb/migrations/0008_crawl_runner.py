@@ -1,5 +1,5 @@
 """Which process runs a crawl's steps in the embedded mode, and when it last said so: a crawl whose
-process died is told from one that runs (crawlweb/services/chain_runner.py)."""
+process died is told from one that runs (crawlweb/jobs/chain_runner.py)."""
 
 from django.db import migrations, models
 

@@ -48,7 +48,7 @@ class Crawl(models.Model):
                                       help_text="Why the crawl is in its state, e.g. 'time limit reached'.")
     # The embedded mode (no REDIS_URL) runs a crawl's steps in threads of one process: which one, and
     # when it last said it lives, tell a crawl someone runs from one its process left behind when it
-    # died (crawlweb/services/chain_runner.py). Empty when RQ workers run the steps.
+    # died (crawlweb/jobs/chain_runner.py). Empty when RQ workers run the steps.
     runner = models.CharField(max_length=200, blank=True, editable=False,
                               help_text="Embedded mode: the process running the crawl's steps (host, pid, start).")
     runner_seen_at = models.DateTimeField(null=True, blank=True, editable=False,

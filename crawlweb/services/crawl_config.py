@@ -26,7 +26,7 @@ from crawlweb.services.crawl_policy import config_errors
 ADDRESS_POLICIES = ("public", "loopback", "private")
 KNOWN_KEYS = {"url_rules", "session_params", "host_aliases", "host_interval", "address_policy",
               "max_url_length", "text_urls", "sitemaps", "modules", "priority",
-              # discovery keys, validated by frontier/strategies/settings.py
+              # discovery keys, validated by frontier/discovery_settings.py
               "backlinks", "queue_ratio", "detector", "learning", "topic", "random_seed"}
 
 

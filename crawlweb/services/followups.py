@@ -32,7 +32,7 @@ FINISH_FOLLOWUPS: list[str] = [
     "evaluation.followup.verdicts_after_finish",  # after the pairs' last pass was queued: verdicts read them
 ]
 # Each entry of TAKEOVER_FOLLOWUPS is a function ``(crawl) -> None`` called when a running crawl's
-# steps are taken over from a process that died (embedded mode, crawlweb.services.chain_runner):
+# steps are taken over from a process that died (embedded mode, crawlweb.jobs.chain_runner):
 # the follow-up jobs that process had queued died with it, so each queues again what they would
 # have done (a site's BS Detector job, a Target's placement), reading the rows, not the lost jobs.
 TAKEOVER_FOLLOWUPS: list[str] = [

@@ -30,7 +30,7 @@ from django.utils import timezone
 from crawlweb.models import Crawl
 from evaluation.models import CrawlScoring, DiscoveryRun, ScoreClaim
 from evaluation.services.config import PairsSettings
-from evaluation.site_verdicts import MIN_PAGES_PER_LANGUAGE, SMALL_SITE_PAGES
+from evaluation.services.site_verdicts import MIN_PAGES_PER_LANGUAGE, SMALL_SITE_PAGES
 
 STALE_AFTER = timedelta(minutes=30)
 # Pages per language of the pair a claim row counts: what site_verdicts.pages_say_bilingual needs.

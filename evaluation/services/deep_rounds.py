@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import resume_finished_crawl
+from crawlweb.jobs.crawl_control import resume_finished_crawl
 from evaluation.models import DeepCheck
 from evaluation.services.config import PairsSettings
 from evaluation.services.deep import QUEUED_STALE_AFTER

@@ -23,7 +23,7 @@ from django.db.models import F
 
 from crawlweb.crawler.urls import site_name
 from crawlweb.models import Crawl, Link, Site
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.targets import Candidate, add_targets
 from evaluation.models import DiscoveredSite, DiscoveryRun, SiteCredibility

@@ -21,7 +21,7 @@ from frontier.backlinks.base import (
 from frontier.backlinks.edge_file import EdgeFileProvider
 from frontier.backlinks.graph import CrawlGraphProvider
 from frontier.backlinks.http_json import HttpJsonProvider
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 
 _buckets: dict[int, TokenBucket] = {}
 _edge_files: dict[str, EdgeFileProvider] = {}

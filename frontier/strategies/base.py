@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from crawlweb.services.crawl_policy import LinkOut
 from crawlweb.services.targets import Candidate
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 
 
 @dataclass

@@ -19,7 +19,7 @@ def queue_order(crawl) -> list[str] | None:
     """Queues to try for the next batch (HostQueue.Queue names), most wanted first; None when the
     crawl has one queue."""
     from frontier.strategies.registry import strategy_class
-    from frontier.strategies.settings import DiscoverySettings
+    from frontier.discovery_settings import DiscoverySettings
 
     cls = strategy_class(crawl.strategy)
     if cls is None or not cls.back_and_forth:

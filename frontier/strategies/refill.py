@@ -22,7 +22,7 @@ nothing left):
    detector reads at most a few pages behind the links of one page; a switch whose target is a
    mixed page (a trilingual home), a Serbian page it identified as "und", or an English side
    reached only from another page leave it one language short. Pages of the site's own then let
-   the combined verdict decide (evaluation.site_verdicts: each language on at least two pages).
+   the combined verdict decide (evaluation.services.site_verdicts: each language on at least two pages).
    Measured on the real development web: COBFC at budget 500 stopped after 276 pages with six
    bilingual sites judged no;
 5. ``bilingual_sitemaps``: the sitemaps (robots.txt ``Sitemap:`` lines, else ``/sitemap.xml``) of

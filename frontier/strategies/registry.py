@@ -7,7 +7,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from frontier.strategies.base import Strategy
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 
 STRATEGY_CLASSES = {
     "bfs": "frontier.strategies.bfs.BreadthFirst",

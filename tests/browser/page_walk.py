@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.services.network import close_warc_writers
 from evaluation.models import CandidatePair
 from frontier.models import LayerPlacement, SiteVerdict, Target

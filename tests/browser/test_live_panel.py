@@ -3,7 +3,7 @@ page reload (htmx swaps the panel), and end equal to the rows; a number's link o
 import pytest
 
 from crawlweb.models import Crawl, Page, SeedList
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import Target
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services.crawl_control import stop_crawl
+from crawlweb.jobs.crawl_control import stop_crawl
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,7 @@ import pytest
 
 from crawlweb.jobs.queueing import wait_for_in_process_jobs
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import stop_crawl
+from crawlweb.jobs.crawl_control import stop_crawl
 from evaluation.models import CandidatePair
 from tests.evaluation_integration.helpers import home_urls, pick_sites, site_name_of
 from tests.browser.screenshots import screenshot_path

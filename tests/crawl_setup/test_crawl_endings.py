@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import LayerPlacement, Target
 from tests.conftest import set_job_mode
 from tests.integration.helpers import crawl_of_test_web, page_requests

@@ -101,7 +101,7 @@ def test_a_config_file_is_a_preset_plus_fields_and_flags_win(tmp_path, sync_craw
 
 
 def crawl_control_stop(crawl):
-    from crawlweb.services.crawl_control import stop_crawl
+    from crawlweb.jobs.crawl_control import stop_crawl
 
     stop_crawl(crawl)
 

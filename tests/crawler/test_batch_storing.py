@@ -2,7 +2,7 @@
 import pytest
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import Target
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_proxy_env")]

@@ -15,7 +15,7 @@ BUDGET = 100
 def watched_crawl(django_db_setup, django_db_blocker, test_web_server, tmp_path_factory):
     def make_crawl():
         from crawlweb.models import Crawl, SeedList
-        from crawlweb.services.crawl_control import start_crawl
+        from crawlweb.jobs.crawl_control import start_crawl
 
         seeds = SeedList.objects.create(name="live panel seeds")
         for site in [s for s in test_web_server.web.truth()["sites"] if s["bilingual_sr_en"]][:3]:

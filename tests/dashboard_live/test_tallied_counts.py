@@ -14,7 +14,7 @@ from crawlweb.crawler.fetch import FetchResult
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.models import Crawl, Page
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.crawl_control import reharvest_crawl
+from crawlweb.jobs.crawl_control import reharvest_crawl
 from crawlweb.services.leasing import lease_batch, recover_expired_leases
 from crawlweb.services.network import NetworkOutcome
 from crawlweb.services.storing import record_outcome

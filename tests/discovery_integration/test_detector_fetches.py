@@ -4,7 +4,7 @@ import pytest
 
 from crawlweb.crawler.urls import registrable_domain
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict, Target
 from tests.discovery_integration.conftest import bilingual_homes, discovery_crawl
 

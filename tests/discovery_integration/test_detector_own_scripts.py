@@ -8,7 +8,7 @@ and no rendering helps (nothing is clicked); reading the script does.
 import pytest
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict
 from tests.conftest import route_through
 from tests.discovery_integration.conftest import discovery_crawl

@@ -2,7 +2,7 @@
 import pytest
 
 from crawlweb.models import Link
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.backlinks.base import RateLimited
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from tests.discovery_integration.conftest import discovery_crawl

@@ -14,7 +14,7 @@ import pytest
 from crawlweb.crawler.urls import site_name
 from crawlweb.devdata import real_web_dir
 from crawlweb.models import Crawl, Page, SiteLanguage
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict, Target
 from tests.conftest import route_through
 from tests.discovery_integration.conftest import discovery_crawl

@@ -5,7 +5,7 @@ import pytest
 from crawlweb.crawler.urls import site_name
 from crawlweb.devdata import shared_data_dir
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict, Target
 from tests.conftest import route_through
 from tests.discovery_integration.conftest import discovery_crawl

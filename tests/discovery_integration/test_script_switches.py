@@ -8,7 +8,7 @@ import pytest
 
 from crawlweb.crawler.browser_host import close_all_hosts
 from crawlweb.models import Crawl, Link
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.testweb.script_sites import (BROWSER_LANGUAGE_HOST, FRAGMENT_HOST, OTHER_SITE_SCRIPT_HOST,
                                           THIRD_LANGUAGE_HOST)
 from frontier.models import SiteVerdict

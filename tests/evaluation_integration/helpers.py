@@ -5,7 +5,7 @@ import re
 
 from crawlweb.crawler.urls import normalize_url
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 
 
 def pick_sites(truth: dict, wanted: list[tuple[str, str]]) -> list[dict]:

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair

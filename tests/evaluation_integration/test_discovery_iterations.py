@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from evaluation.models import CrawlScoring, DiscoveredSite, DiscoveryRun, SiteCredibility
 from tests.conftest import set_job_mode
 from tests.evaluation_integration.helpers import home_urls, pick_sites

@@ -2,7 +2,7 @@
 import pytest
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
 from tests.evaluation_integration.helpers import (
     crawl_sites,

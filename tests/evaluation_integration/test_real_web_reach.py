@@ -13,7 +13,7 @@ import pytest
 
 from crawlweb.devdata import real_web_dir
 from crawlweb.models import Crawl, Link, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer
 from evaluation.models import CandidatePair

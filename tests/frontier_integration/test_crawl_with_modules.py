@@ -3,7 +3,7 @@ import pytest
 from django.db.models import Count
 
 from crawlweb.models import Crawl, Page
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.layers.structure_graph import SiteStructureState, relative_part
 from frontier.models import LayerPlacement, SiteStructure, Target
 from tests.conftest import set_job_mode

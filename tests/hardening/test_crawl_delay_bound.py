@@ -58,7 +58,7 @@ def two_sites(tmp_path):
 def test_a_site_asking_for_a_crawl_delay_of_1e300_does_not_stop_the_crawl(two_sites, settings, crawl_settings,
                                                                          empty_queues, monkeypatch):
     from crawlweb.models import Crawl, Host
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from crawlweb.services.network import fetcher_for
     from frontier.models import Target
 

@@ -13,7 +13,7 @@ ENDS = {"never_ending": "too_large", "slow_loris": "timeout", "gzip_bomb": "too_
 def test_the_crawl_goes_on_through_every_hostile_case_and_loses_nothing(settings, crawl_settings, through_test_web,
                                                                         empty_queues):
     from crawlweb.models import Crawl
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from frontier.models import Target
 
     gzip_bomb()  # built before the deadlines run

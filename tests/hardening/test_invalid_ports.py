@@ -30,7 +30,7 @@ def test_a_link_to_a_bad_port_is_refused_with_its_reason(url):
 def test_a_redirect_to_a_bad_port_fails_its_target_and_the_crawl_goes_on(settings, crawl_settings, through_test_web,
                                                                         empty_queues):
     from crawlweb.models import Crawl
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from frontier.models import Target
 
     settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"
@@ -53,7 +53,7 @@ def test_a_redirect_to_a_bad_port_fails_its_target_and_the_crawl_goes_on(setting
 def test_a_target_made_by_hand_with_an_unfetchable_url_fails_alone(settings, crawl_settings, through_test_web,
                                                                   empty_queues):
     from crawlweb.models import Crawl, Host, Site
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
     from frontier.models import Target
 
     settings.REDIS_URL, settings.JOBS_INPROCESS_MODE = None, "sync"

@@ -9,7 +9,7 @@ from crawlweb.models import Crawl
 from frontier.classifiers.link_classifier import PICKLED_MAGIC, LinkClassifier, LinkNeighborhood
 from frontier.learning import ClassifierSet
 from frontier.models import ClassifierModel
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 
 pytestmark = pytest.mark.django_db
 

@@ -99,11 +99,11 @@ def test_crawl_start_imports_the_good_seed_lines_and_says_why_others_are_not_sch
     crawl_control_log = StringIO()
     import logging
     handler = logging.StreamHandler(crawl_control_log)
-    logging.getLogger("crawlweb.services.crawl_control").addHandler(handler)
+    logging.getLogger("crawlweb.jobs.crawl_control").addHandler(handler)
     try:
         out, err = run("crawl", "start", "--seeds", str(seeds), "--no-wait", "--budget", "1")
     finally:
-        logging.getLogger("crawlweb.services.crawl_control").removeHandler(handler)
+        logging.getLogger("crawlweb.jobs.crawl_control").removeHandler(handler)
     assert "line 2: URL longer than 2000 characters" in err
     assert "3 seeds imported" in out and "2 start URLs scheduled" in out
     assert ("1 of 3 start URLs not scheduled: 1 URL is 321 characters long, over the limit of 250"

@@ -67,7 +67,7 @@ def test_a_hostile_web_is_crawled_to_its_end_by_a_real_rq_worker(settings, crawl
     fuzz = through_test_web.web.fuzz
     names = fuzz.install(KNOWN_HOSTILE)
     crawl = Crawl.objects.create(name="fuzz rq", page_budget=30, time_limit_seconds=60)
-    from crawlweb.services.crawl_control import start_crawl
+    from crawlweb.jobs.crawl_control import start_crawl
 
     start_crawl(crawl, extra_urls=[f"http://{name}/" for name in names])
     run_jobs()

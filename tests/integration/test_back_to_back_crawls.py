@@ -9,7 +9,7 @@ import pytest
 
 from crawlweb.jobs.queueing import wait_for_in_process_jobs
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict, Target
 from crawlweb.crawler.urls import site_name
 from tests.discovery_integration.conftest import bilingual_homes, discovery_crawl

@@ -7,7 +7,7 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from crawlweb.models import Crawl, Host, Link, Page
-from crawlweb.services.crawl_control import reharvest_crawl, start_crawl
+from crawlweb.jobs.crawl_control import reharvest_crawl, start_crawl
 from frontier.models import Target
 
 pytestmark = pytest.mark.django_db(transaction=True)

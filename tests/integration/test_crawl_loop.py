@@ -8,7 +8,7 @@ from crawlweb.crawler.fetch import FetchResult
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services import prep_processes
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from evaluation.models import DeepCheck
 from frontier.models import Target
 from tests.conftest import set_job_mode
@@ -74,7 +74,7 @@ def test_a_step_run_again_after_a_lost_update_duplicates_nothing(through_test_we
 def test_a_paused_crawl_leases_nothing_until_it_is_resumed(through_test_web, crawl_settings, settings,
                                                            empty_queues):
     from crawlweb.jobs.crawl_step import crawl_step
-    from crawlweb.services.crawl_control import pause_crawl, resume_crawl
+    from crawlweb.jobs.crawl_control import pause_crawl, resume_crawl
 
     settings.REDIS_URL = None
     settings.JOBS_INPROCESS_MODE = "sync"  # start_crawl returns when its budget is spent

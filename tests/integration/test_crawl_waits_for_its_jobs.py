@@ -6,7 +6,7 @@ import pytest
 
 from crawlweb.jobs.queueing import enqueue, wait_for_in_process_jobs
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.crawl_progress import wait_for_crawl_jobs
 from tests.conftest import set_job_mode
 from tests.integration.helpers import start_rq_worker

@@ -12,7 +12,7 @@ from django.utils import timezone
 from crawlweb.jobs.embedded_watch import EmbeddedChainWatch
 from crawlweb.models import Crawl
 from crawlweb.process_identity import this_process
-from crawlweb.services.chain_runner import record_runner
+from crawlweb.jobs.chain_runner import record_runner
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import Target

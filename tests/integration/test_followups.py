@@ -3,7 +3,7 @@ import pytest
 
 from crawlweb.models import Crawl
 from crawlweb.services import followups
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from tests.integration.helpers import crawl_of_test_web
 
 pytestmark = pytest.mark.django_db(transaction=True)

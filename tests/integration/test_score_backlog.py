@@ -7,7 +7,7 @@ import django_rq
 from crawlweb.jobs import chain_watch
 from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from tests.discovery_integration.conftest import discovery_crawl
 from tests.integration.helpers import start_rq_worker
 from tests.integration.job_health_jobs import wait_for_file

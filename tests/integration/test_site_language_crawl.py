@@ -15,7 +15,7 @@ import pytest
 from crawlweb.devdata import real_web_dir, shared_data_dir
 from crawlweb.language.page_accuracy import evaluation_label, page_language_scores
 from crawlweb.models import Crawl, Page, SiteLanguage
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.services.site_language import settle_site_languages
 from crawlweb.testweb.generator import generate_web
 from crawlweb.testweb.server import TestWebServer

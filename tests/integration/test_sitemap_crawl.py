@@ -6,7 +6,7 @@ import pytest
 
 from crawlweb.crawler.urls import normalize_url
 from crawlweb.models import Crawl, Link
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from evaluation.models import CandidatePair
 from frontier.models import Target
 

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.core.management import call_command
 
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import Target
 from tests.integration.test_two_workers import database_url_of_test_database
 from tests.tallies.counts import assert_tallies_match

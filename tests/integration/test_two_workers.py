@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 
 from crawlweb.models import Crawl
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import Target
 from tests.integration.helpers import crawl_of_test_web, page_requests
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.crawl_control import start_crawl
+from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import Target
 from tests.integration.test_two_workers import database_url_of_test_database
 

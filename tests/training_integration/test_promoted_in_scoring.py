@@ -12,7 +12,7 @@ from evaluation.services import scoring
 from training.learn.pair_classifier import CLASSIFIER_FEATURES, VERSION
 from crawlweb.model_data import ModelDataError
 from training.models import TrainedModel
-from training.promoted import build, promoted
+from training.services.promoted import build, promoted
 from training.services.promotion import roll_back
 from tests.evaluation_integration.helpers import crawl_sites, pick_sites
 

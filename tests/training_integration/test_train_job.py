@@ -7,7 +7,7 @@ import pytest
 from labeling.models import Evaluation, Judgment
 from training.jobs import request_training, train
 from training.models import TrainedModel, TrainingRun
-from training.promoted import promoted
+from training.services.promoted import promoted
 from training.services.promotion import roll_back
 from tests.training_integration.conftest import judge_all, make_pairs, truth_by_url
 

@@ -18,7 +18,7 @@ pages say beyond their site's template (evaluation.bodies.page_body, with the si
 the caller has them).
 
 A flag from scoring: whether the one-to-one choice dropped the pair for a better-scored rival
-(``scores["one_to_one_dropped"]``; such a pair stays removed, training.promoted.PairDecider).
+(``scores["one_to_one_dropped"]``; such a pair stays removed, training.services.promoted.PairDecider).
 What a bilingual dictionary says of the two bodies (evaluation.bodies.lexicon, when the caller has
 one): the share of each body's dictionary words translated in the other, which tells a translated
 body from a body of its own under a translated frame; and how much of the two bodies aligns line by

@@ -1,6 +1,6 @@
 """The pair classifier: a second opinion on the pairs the method's filter keeps, stored as data.
 
-It reviews the filter's kept pairs and removes those it judges not parallel (training.promoted.
+It reviews the filter's kept pairs and removes those it judges not parallel (training.services.promoted.
 PairDecider); a pair the filter removed stays removed. Why: on the real development web the filter's
 errors are nearly all pairs it keeps wrongly (the learning bench's held-out crawl, seed 1: 48 false
 positives, no false negative; its training crawl 47 and 4): boilerplate-only and partial pages under a

@@ -10,7 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from training.models import TrainedModel, TrainingRun
-from training.promoted import build
+from training.services.promoted import build
 from training.services.trainers import Outcome
 
 State = TrainedModel.State

@@ -13,13 +13,13 @@ from django.conf import settings
 from sklearn.metrics import roc_auc_score
 
 from frontier.classifiers.switcher_examples import switcher_examples
-from frontier.strategies.settings import DiscoverySettings
+from frontier.discovery_settings import DiscoverySettings
 from training.learn.comparison import compare, compare_scores
 from frontier.classifiers.link_model import LinkModel
 from training.learn.pair_classifier import MIN_PER_LABEL, PairClassifier
 from training.learn.threshold import choose_threshold, threshold_data
 from training.models import TrainedModel
-from training.promoted import detector_min_likelihood, link_predictor, promoted
+from training.services.promoted import detector_min_likelihood, link_predictor, promoted
 from training.services.judged import judged_links, judged_pairs, judged_sites
 
 MIN_JUDGED_PER_LABEL = 5  # pairs and links: fewer of one label and the folds have nothing to learn it from

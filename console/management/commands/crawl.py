@@ -12,7 +12,7 @@ from console.crawl_setup.presets import preset_names
 from crawlweb.jobs.embedded_watch import start_embedded_watch
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl, SeedList
-from crawlweb.services import chain_runner, crawl_control
+from crawlweb.jobs import chain_runner, crawl_control
 from frontier.crawl_progress import display_for, follow_crawl, wait_for_crawl_jobs
 from crawlweb.seed_import import parse_seed_file
 from crawlweb.services.seeds import import_seeds

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from crawlweb.jobs.queueing import uses_redis
 from crawlweb.models import Crawl
 from crawlweb.progress import Snapshot
-from crawlweb.services import chain_runner
+from crawlweb.jobs import chain_runner
 from frontier.crawl_progress import display_for
 from evaluation.models import CandidatePair, DiscoveredSite, DiscoveryRun
 from evaluation.services import discovery, scoring

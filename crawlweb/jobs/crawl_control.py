@@ -12,7 +12,7 @@ from crawlweb.jobs.crawl_step import crawl_step
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl, Target
 from crawlweb.process_identity import this_process
-from crawlweb.services import chain_runner
+from crawlweb.jobs import chain_runner
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult, run_followups, run_takeover_followups
 from crawlweb.services.targets import Candidate, add_targets
