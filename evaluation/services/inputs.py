@@ -96,6 +96,17 @@ class LoadedSite:
     languages_of: dict[str, str] = field(default_factory=dict)
 
 
+def page_labels(crawl_id: int, site_ids) -> dict[int, list[tuple[str, str]]]:
+    """(language, script) of each page load_sites would load of these Sites (stored with a 2xx status),
+    by Site, in one query."""
+    labels: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for site_id, language, script in Page.objects.filter(
+            crawl_id=crawl_id, site_id__in=list(site_ids), status_code__gte=200, status_code__lt=300).values_list(
+            "site_id", "language", "script"):
+        labels[site_id].append((language, script))
+    return labels
+
+
 TEXT_FOR_CHECKS = 5000  # characters of a page's text the filter's transliteration check reads
 
 

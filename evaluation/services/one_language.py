@@ -36,7 +36,7 @@ from evaluation.pairing.records import base_language, script_of
 from evaluation.services import deep as deep_service
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings
-from evaluation.services.inputs import LoadedSite, groups_of, load_sites
+from evaluation.services.inputs import LoadedSite, groups_of, load_sites, page_labels
 from evaluation.services.patterns import credibility_values
 
 
@@ -72,9 +72,11 @@ def prepare(crawl_id: int, site_ids, cfg: PairsSettings, languages: tuple[str, s
         settle_sites_languages(crawl_id, to_settle)
     # the full path's sites among them need no second settling (nor a second read of their group)
     batch.settled = set(settled) | set(alone)
-    loaded = load_sites(crawl_id, [groups[site_id] for site_id in alone], text=False)
-    candidates = [site_id for site_id in alone
-                  if shows_one_language([(page.language, page.script) for page in loaded[site_id].pages], languages)]
+    # The pages' labels tell the one-language sites; only those are loaded (with their links) here: a
+    # bilingual site's pages and links were read twice, here and by the full path.
+    labels = page_labels(crawl_id, alone)
+    candidates = [site_id for site_id in alone if shows_one_language(labels.get(site_id, ()), languages)]
+    loaded = load_sites(crawl_id, [groups[site_id] for site_id in candidates], text=False)
     candidates = sorted(set(candidates) - _kept_by_full_path(crawl_id, candidates, loaded))
     for site_id in candidates:
         site = loaded[site_id]

@@ -141,10 +141,16 @@ def _dead_link_guesses(crawl_id: int, loaded, own, languages, known) -> list[Dee
 def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages) -> list:
     """Method "deep": record the guesses; a guess whose URL is a stored page in the expected
     language is a pair (the crawl's own fetch and language identification confirm it)."""
-    DeepCheck.objects.bulk_create(deep_check_rows(crawl_id, loaded.site, proposals.guesses),
-                                  ignore_conflicts=True, batch_size=500)
+    stored = DeepCheck.objects.filter(crawl_id=crawl_id, site=loaded.site)
+    checks = list(stored)
+    known = {(check.page_url, check.guessed_url) for check in checks}
+    # A site scored again guesses what it guessed before: insert (and read back) only new guesses.
+    new = [row for row in deep_check_rows(crawl_id, loaded.site, proposals.guesses)
+           if (row.page_url, row.guessed_url) not in known]
+    if new:
+        DeepCheck.objects.bulk_create(new, ignore_conflicts=True, batch_size=500)
+        checks = list(stored.all())
     pairs = []
-    checks = DeepCheck.objects.filter(crawl_id=crawl_id, site=loaded.site)
     for check in checks:
         page, own = loaded.page_by_url.get(check.guessed_url), loaded.page_by_url.get(check.page_url)
         if page is None or own is None or own.url not in loaded.records:

@@ -3,7 +3,7 @@ import pytest
 
 from crawlweb.models import Crawl
 from crawlweb.jobs.crawl_control import start_crawl
-from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
+from evaluation.models import DeepCheck, ScoreClaim, SiteCredibility, UrlPattern
 from tests.evaluation_integration.helpers import (
     crawl_sites,
     home_urls,
@@ -72,6 +72,12 @@ def test_sites_scored_one_by_one_leave_the_global_rows_def_4_would_compute_and_n
         scoring.score_site(crawl.pk, site.pk)  # nothing new on the site
     assert _writes_to(queries, "evaluation_urlpattern") == []
     assert _writes_to(queries, "evaluation_sitecredibility") == []
+    assert DeepCheck.objects.filter(crawl=crawl, site=site).exists(), "the site's guesses are stored"
+    assert _writes_to(queries, "evaluation_deepcheck") == [], "its guesses, stored before, are not inserted again"
+    with CaptureQueriesContext(connection) as queries:
+        scoring.score_sites(crawl.pk, [site.pk])  # as a job scores it: its batch tells it shows both languages
+    link_reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"crawlweb_link"' in q["sql"]]
+    assert len(link_reads) == 1, "a bilingual site's links are read once, by the full path"
 
 
 def test_a_breadth_first_crawl_stores_a_bilingual_sites_verdict_while_it_runs(sync_jobs):
