@@ -96,13 +96,16 @@ class LoadedSite:
     languages_of: dict[str, str] = field(default_factory=dict)
 
 
+def _pairable_pages(crawl_id: int, site_ids):
+    """The pages of these Sites that pairing sees: those stored with a 2xx status."""
+    return Page.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids), status_code__gte=200,
+                               status_code__lt=300)
+
+
 def page_labels(crawl_id: int, site_ids) -> dict[int, list[tuple[str, str]]]:
-    """(language, script) of each page load_sites would load of these Sites (stored with a 2xx status),
-    by Site, in one query."""
+    """(language, script) of each page load_sites would load of these Sites, by Site, in one query."""
     labels: dict[int, list[tuple[str, str]]] = defaultdict(list)
-    for site_id, language, script in Page.objects.filter(
-            crawl_id=crawl_id, site_id__in=list(site_ids), status_code__gte=200, status_code__lt=300).values_list(
-            "site_id", "language", "script"):
+    for site_id, language, script in _pairable_pages(crawl_id, site_ids).values_list("site_id", "language", "script"):
         labels[site_id].append((language, script))
     return labels
 
@@ -127,8 +130,7 @@ def load_sites(crawl_id: int, groups: list[list[Site]], *, structure: bool = Fal
         ["tag_signature"] if structure else [])
     canonical = {member.pk: group[0].pk for group in groups for member in group}
     pages_of: dict[int, list[Page]] = defaultdict(list)
-    for page in (Page.objects.filter(crawl_id=crawl_id, site_id__in=list(canonical), status_code__gte=200,
-                                     status_code__lt=300).only(*fields).order_by("id")):
+    for page in _pairable_pages(crawl_id, canonical).only(*fields).order_by("id"):
         pages_of[canonical[page.site_id]].append(page)
     all_pages = [page for pages in pages_of.values() for page in pages]
     page_by_id = {page.pk: page for page in all_pages}
