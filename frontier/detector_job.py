@@ -171,7 +171,7 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
             verdict = decide()
     hints, rendered = [], []
     if not verdict.bilingual:
-        hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"))
+        hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"), page.runs_scripts)
         if hints:
             verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
                                                   pair, verdict, fetches, decide)

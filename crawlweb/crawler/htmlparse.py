@@ -75,6 +75,9 @@ class ParsedPage:
     canonical_url: str | None = None
     links: list[ParsedLink] = field(default_factory=list)
     links_dropped: int = 0  # links beyond MAX_LINKS_PER_PAGE, not kept
+    # a <script> element or an event handler: without either, a browser shows what the HTML says and
+    # rendering the page can find nothing more (frontier.classifiers.render_hints)
+    runs_scripts: bool = False
 
 
 def _norm(text: str) -> str:
@@ -326,6 +329,8 @@ def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]
 
 
 def _start_element(tag: str, el, walker: _Walker, page: ParsedPage, base: str) -> None:
+    if not page.runs_scripts and (tag == "script" or any(str(name).lower().startswith("on") for name in el.keys())):
+        page.runs_scripts = True
     if walker.link_count >= MAX_LINKS_PER_PAGE and tag in ("a", "area", "link", "frame", "iframe", "meta", "select"):
         walker.dropped += 1  # past the cap: skip resolving what would be dropped anyway
         return

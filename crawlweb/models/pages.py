@@ -32,6 +32,10 @@ class Page(models.Model):
     canonical_url = models.CharField(max_length=2000, blank=True)
     tag_signature = models.TextField(
         blank=True, help_text="The page's tag and text-run sequence (crawlweb.crawler.structure), for STRAND.")
+    runs_scripts = models.BooleanField(
+        null=True, blank=True,
+        help_text="Whether the HTML has a <script> element or an event handler (null: not HTML, or stored before "
+                  "this was recorded); the BS Detector renders no page that runs none.")
     fetched_at = models.DateTimeField()
     modified_at = models.DateTimeField(null=True, blank=True)
 

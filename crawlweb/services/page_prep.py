@@ -114,7 +114,7 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
             headings=parsed.headings[:50], meta_keywords=", ".join(parsed.meta_keywords)[:2000],
             meta_description=(parsed.meta_description or "")[:2000],
             canonical_url=(parsed.canonical_url or "")[:2000], html_lang=(parsed.lang or "")[:32],
-            language=language, script=script, language_evidence=language_evidence,
+            language=language, script=script, language_evidence=language_evidence, runs_scripts=parsed.runs_scripts,
             tag_signature=tag_signature(text))  # STRAND reads it later: the HTML itself is only in WARC files
         page.links = _prepare_links(result, parsed, source_site, config)
         # The links live on as page.links: the parsed copies would only be carried (and, from a

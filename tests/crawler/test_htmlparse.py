@@ -230,3 +230,21 @@ def test_an_onclick_button_past_the_cap_is_dropped_without_breaking_the_parse():
     assert len(page.links) == MAX_LINKS_PER_PAGE
     assert page.links_dropped == 1
     assert "Kraj strane" in page.text
+
+
+@pytest.mark.parametrize("html, runs", [
+    ("<html><body><p>Samo tekst</p><a href='/o-nama.html'>O nama</a></body></html>", False),
+    ("<html><head><script src='https://cdn.example.com/lib.js'></script></head><body>x</body></html>", True),
+    ("<html><body><p>x</p><script>var jezik = navigator.language;</script></body></html>", True),
+    ("<html><body onload='init()'><p>x</p></body></html>", True),
+    ("<html><body><div ONCLICK='go()'>English</div></body></html>", True),
+    ("<html><body><noscript>Uključite JavaScript</noscript></body></html>", False),
+])
+def test_a_page_runs_scripts_when_it_has_a_script_element_or_an_event_handler(html, runs):
+    assert parse_html(html, BASE).runs_scripts is runs
+
+
+def test_a_script_past_the_link_cap_still_counts_as_run():
+    anchors = "".join(f'<a href="/a/{i}">a{i}</a>' for i in range(MAX_LINKS_PER_PAGE + 5))
+    page = parse_html(f"<html><body>{anchors}<script src='/js/jezik.js'></script></body></html>", BASE)
+    assert page.runs_scripts is True

@@ -88,3 +88,19 @@ def test_a_site_entered_from_its_german_home_page_is_followed_to_serbian_and_eng
     assert verdict.evidence["page_language"] == "de"
     read = {p["url"]: p["language"] for p in verdict.evidence["pages"]}
     assert read == {f"http://{THIRD_LANGUAGE_HOST}/lesen/b/": "sr", f"http://{THIRD_LANGUAGE_HOST}/lesen/c/": "en"}
+
+
+def test_a_site_whose_page_runs_no_script_is_judged_without_rendering(sync_jobs, through_test_web, crawl_settings):
+    # The Croatian home page is outside the pair and links to few pages, but it has no <script> and no
+    # event handler: Chromium would show what its HTML says, so the detector decides from the HTML alone.
+    host = "www.obitelj.hr"
+    crawl = discovery_crawl(through_test_web, "cobfc", budget=10, seeds=[f"http://{host}/"])
+    start_crawl(crawl)
+    verdicts = verdicts_of(crawl)
+    verdict = verdicts[name(host)]
+    assert not verdict.bilingual
+    assert verdict.page.runs_scripts is False
+    assert "rendered" not in verdict.evidence and "render_hints" not in verdict.evidence
+    script_site = discovery_crawl(through_test_web, "cobfc", budget=10, seeds=[f"http://{FRAGMENT_HOST}/"])
+    start_crawl(script_site)
+    assert verdicts_of(script_site)[name(FRAGMENT_HOST)].page.runs_scripts is True
