@@ -142,64 +142,110 @@ class DetectorFetches:
             run_followups(self.crawl, fetched.step)
 
 
+class Detection:
+    """What every site of one detector job shares: the crawl, its strategy, the promoted Link Predictor
+    and the detector's threshold, each read once for the job."""
+
+    def __init__(self, crawl: Crawl):
+        self.crawl = crawl
+        self.strategy = strategy_for(crawl)
+        self.predictor = link_predictor()  # the promoted Link Predictor, else the shipped one
+        self.min_likelihood = detector_min_likelihood(crawl.config, self.strategy.settings.min_likelihood)
+        self.pair = (crawl.source_language, crawl.target_language)
+
+    def decide(self, page: Page) -> SiteVerdict | None:
+        """Decide the page's site and store its verdict (None: another job stored one first)."""
+        crawl, strategy, pair = self.crawl, self.strategy, self.pair
+        predictor = RecordingPredictor(self.predictor)
+        fetches = DetectorFetches(crawl, page)
+        page_language = settled_language(crawl.pk, page)
+        from_scripts: list[LinkContext] = []
+
+        def decide():
+            return detect_bilingual(
+                page.final_url or page.url, page_language, link_contexts(page) + from_scripts, predictor,
+                fetches, min_likelihood=self.min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
+                follow=fetches.links_of)
+
+        verdict = decide()
+        scripts = [] if verdict.bilingual else own_scripts(page)
+        if scripts:
+            from_scripts += fetches.script_links(scripts)
+            if from_scripts:
+                verdict = decide()
+        hints, rendered = [], []
+        if not verdict.bilingual:
+            hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"), page.runs_scripts)
+            if hints:
+                verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
+                                                      pair, verdict, fetches, decide)
+        best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
+        evidence = {"page": page.final_url or page.url, "page_language": page_language,
+                    "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
+                    "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
+                    "candidates": verdict.candidates, "min_likelihood": self.min_likelihood}
+        if scripts:
+            evidence["scripts_read"] = {"scripts": scripts, "links": len(from_scripts)}
+        if rendered:
+            evidence["rendered"] = [outcome.evidence() for outcome in rendered]
+            evidence["render_hints"] = hints
+        if fetches.budget_spent:
+            evidence["budget_spent"] = True  # decided without the pages the budget had no room for
+        crawl.refresh_from_db(fields=["pages_fetched"])
+        stored = None
+        try:
+            with transaction.atomic():
+                stored = SiteVerdict.objects.create(crawl=crawl, site_id=page.site_id, page=page,
+                                                    bilingual=verdict.bilingual, evidence=evidence,
+                                                    pages_downloaded=fetches.downloaded,
+                                                    pages_fetched_at_decision=crawl.pages_fetched)
+        except IntegrityError:  # another run of the job decided first
+            pass
+        fetches.run_followups()  # after the verdict, so they do not ask for this site's detection again
+        if stored is not None and verdict.bilingual and strategy.back_and_forth:
+            schedule_backlinks(crawl, strategy, page, stored)
+        return stored
+
+
+class DetectionFailed(Exception):
+    """Some sites of a detector job failed; the others were decided and stored."""
+
+
+def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
+    """The detector job (queue "score"): the sites whose first HTML pages one crawl step stored, one
+    after the other (frontier.discovery_followup queues at most SITES_PER_DETECTOR_JOB per job). A site
+    already decided in this crawl is left alone; a site that fails is logged and the others are still
+    decided, then the job fails naming it."""
+    pages = list(Page.objects.filter(pk__in=page_ids, crawl_id=crawl_id).select_related("crawl").order_by("id"))
+    decided = set(SiteVerdict.objects.filter(crawl_id=crawl_id, site_id__in={p.site_id for p in pages})
+                  .values_list("site_id", flat=True))
+    pages = [page for page in pages if page.site_id not in decided]
+    if not pages:
+        return []
+    detection = Detection(pages[0].crawl)
+    verdicts, failed = [], []
+    for page in pages:
+        if page.site_id in decided:  # two first pages of one site in the list
+            continue
+        decided.add(page.site_id)
+        try:
+            verdict = detection.decide(page)
+        except Exception:
+            log.exception("crawl %s: detecting the site of page %s failed", crawl_id, page.pk)
+            failed.append(page.pk)
+            continue
+        if verdict is not None:
+            verdicts.append(verdict)
+    if failed:
+        raise DetectionFailed(f"crawl {crawl_id}: the detector failed on the sites of pages {failed} "
+                              f"({len(verdicts)} other sites decided)")
+    return verdicts
+
+
 def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
-    """The detector job (queue "score"); a site already decided in this crawl is left alone."""
-    page = Page.objects.filter(pk=page_id, crawl_id=crawl_id).select_related("crawl").first()
-    if page is None or SiteVerdict.objects.filter(crawl_id=crawl_id, site_id=page.site_id).exists():
-        return None
-    crawl = page.crawl
-    strategy = strategy_for(crawl)
-    predictor = RecordingPredictor(link_predictor())  # the promoted Link Predictor, else the shipped one
-    min_likelihood = detector_min_likelihood(crawl.config, strategy.settings.min_likelihood)
-    fetches = DetectorFetches(crawl, page)
-    page_language = settled_language(crawl.pk, page)
-    pair = (crawl.source_language, crawl.target_language)
-
-    from_scripts: list[LinkContext] = []
-
-    def decide():
-        return detect_bilingual(
-            page.final_url or page.url, page_language, link_contexts(page) + from_scripts, predictor,
-            fetches, min_likelihood=min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
-            follow=fetches.links_of)
-
-    verdict = decide()
-    scripts = [] if verdict.bilingual else own_scripts(page)
-    if scripts:
-        from_scripts += fetches.script_links(scripts)
-        if from_scripts:
-            verdict = decide()
-    hints, rendered = [], []
-    if not verdict.bilingual:
-        hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"), page.runs_scripts)
-        if hints:
-            verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
-                                                  pair, verdict, fetches, decide)
-    best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
-    evidence = {"page": page.final_url or page.url, "page_language": page_language,
-                "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
-                "link_scores": [{"url": url, "score": round(score, 4)} for url, score in best],
-                "candidates": verdict.candidates, "min_likelihood": min_likelihood}
-    if scripts:
-        evidence["scripts_read"] = {"scripts": scripts, "links": len(from_scripts)}
-    if rendered:
-        evidence["rendered"] = [outcome.evidence() for outcome in rendered]
-        evidence["render_hints"] = hints
-    if fetches.budget_spent:
-        evidence["budget_spent"] = True  # decided without the pages the budget had no room for
-    crawl.refresh_from_db(fields=["pages_fetched"])
-    stored = None
-    try:
-        with transaction.atomic():
-            stored = SiteVerdict.objects.create(crawl=crawl, site_id=page.site_id, page=page, bilingual=verdict.bilingual,
-                                                evidence=evidence, pages_downloaded=fetches.downloaded,
-                                                pages_fetched_at_decision=crawl.pages_fetched)
-    except IntegrityError:  # another run of the job decided first
-        pass
-    fetches.run_followups()  # after the verdict, so they do not ask for this site's detection again
-    if stored is not None and verdict.bilingual and strategy.back_and_forth:
-        schedule_backlinks(crawl, strategy, page, stored)
-    return stored
+    """detect_sites for one site (a job queued by an earlier version of the crawl)."""
+    verdicts = detect_sites(crawl_id, [page_id])
+    return verdicts[0] if verdicts else None
 
 
 def render_and_decide(crawl: Crawl, budget: int, page: Page, pair: tuple[str, str], verdict, fetches: DetectorFetches,

@@ -1,5 +1,5 @@
 """Follow-ups of discovery (registered in crawlweb.services.followups):
-- after each crawl step: the BS Detector job for every site whose first HTML page was just
+- after each crawl step: the BS Detector jobs for the sites whose first HTML pages were just
   stored; for COBFC, a `train` job when the crawl has fetched another ``learning_interval`` pages;
 - when the frontier runs dry: a back/forward crawl refills it (frontier.strategies.refill);
 - when its steps are taken over from a process that died (embedded mode): the detections and the
@@ -19,6 +19,10 @@ from frontier.strategies import strategy_for
 
 log = logging.getLogger(__name__)
 _train_enqueued: set[tuple[int, int]] = set()  # (crawl, iteration) asked for by this process
+# Sites one detector job decides: the job reads the crawl, its strategy and the promoted models once for
+# them all (a job per site spent as long on that as on a small site's decision), and a step's new sites
+# wait for one job, not for as many as there are sites; 10 keeps a job to seconds when pages are rendered.
+SITES_PER_DETECTOR_JOB = 10
 TAKEOVER_CHUNK = 500  # page ids per query when detections are queued again (SQLite's variable limit)
 
 
@@ -31,20 +35,23 @@ def after_step(crawl, step) -> None:
 
 
 def enqueue_detection(crawl, page_ids: list[int]) -> int:
-    from frontier.detector_job import detect_site  # scikit-learn: only for crawls that detect
+    """Queue the detection of every site whose first HTML page is among ``page_ids``, in jobs of at
+    most SITES_PER_DETECTOR_JOB sites; returns the number of sites."""
+    from frontier.detector_job import detect_sites  # scikit-learn: only for crawls that detect
 
     pages = (Page.objects.filter(pk__in=page_ids, crawl=crawl, status_code=200, content_type="text/html")
              .order_by("id").values_list("id", "site_id"))
     decided = set(SiteVerdict.objects.filter(crawl=crawl, site_id__in={s for _, s in pages})
                   .values_list("site_id", flat=True))
-    queued = 0
+    firsts = []
     for page_id, site_id in pages:
         if site_id in decided:
             continue
         decided.add(site_id)  # one detection per site: the first page stored
-        enqueue(detect_site, crawl.pk, page_id, queue_name="score")
-        queued += 1
-    return queued
+        firsts.append(page_id)
+    for start in range(0, len(firsts), SITES_PER_DETECTOR_JOB):
+        enqueue(detect_sites, crawl.pk, firsts[start:start + SITES_PER_DETECTOR_JOB], queue_name="score")
+    return len(firsts)
 
 
 def after_takeover(crawl) -> None:

@@ -1,0 +1,49 @@
+"""The BS Detector's jobs: a crawl step's new sites are decided in jobs of at most
+SITES_PER_DETECTOR_JOB sites, each site once, as one job per site decided them before."""
+import django_rq
+import pytest
+from django.db import transaction
+
+from crawlweb.jobs.crawl_control import start_crawl
+from crawlweb.models import Crawl, Page
+from frontier.discovery_followup import SITES_PER_DETECTOR_JOB, enqueue_detection
+from frontier.models import SiteVerdict
+from tests.discovery_integration.conftest import discovery_crawl
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
+
+
+def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
+        settings, sync_jobs, through_test_web, crawl_settings):
+    homes = [next(iter(site["home_urls"].values())) for site in through_test_web.web.truth()["sites"]]
+    crawl = discovery_crawl(through_test_web, "cobfc", budget=40, seeds=homes[:24], detector={"render_pages": 0})
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    before = dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual"))
+    assert len(before) > SITES_PER_DETECTOR_JOB * 1.5, before  # enough sites for two jobs at least
+
+    # The same pages stored again by a step: their sites' detection queued on the real score queue.
+    SiteVerdict.objects.filter(crawl=crawl).delete()
+    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
+    score = django_rq.get_queue("score")
+    score.empty()
+    page_ids = list(Page.objects.filter(crawl=crawl).values_list("id", flat=True))
+    with transaction.atomic():
+        queued = enqueue_detection(crawl, page_ids)
+    jobs = score.jobs
+    assert queued == len(before)
+    assert {job.func_name.rsplit(".", 1)[-1] for job in jobs} == {"detect_sites"}
+    assert len(jobs) == -(-queued // SITES_PER_DETECTOR_JOB)
+    assert all(len(job.args[1]) <= SITES_PER_DETECTOR_JOB for job in jobs)
+    queued_pages = [page_id for job in jobs for page_id in job.args[1]]
+    sites = [Page.objects.get(pk=page_id).site_id for page_id in queued_pages]
+    assert sorted(sites) == sorted(before), "each site once, by its first HTML page"
+    firsts = {Page.objects.filter(crawl=crawl, site_id=site, status_code=200, content_type="text/html")
+              .order_by("id").first().pk for site in before}
+    assert set(queued_pages) == firsts
+
+    for job in jobs:
+        job.perform()  # what a worker runs
+    score.empty()
+    assert dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual")) == before
