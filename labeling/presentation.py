@@ -7,6 +7,7 @@ cards below leave them out of the context when ``signals`` is False, so no templ
 from __future__ import annotations
 
 from crawlweb.models import Page
+from crawlweb.services.stored_pages import page_at
 from labeling.alignment import align, paragraphs
 from labeling.models import EvaluationItem
 
@@ -84,7 +85,7 @@ def link_card(item: EvaluationItem, signals: bool) -> dict:
     if link is None:
         return {"gone": True}
     page = link.page
-    target = Page.objects.filter(crawl_id=page.crawl_id, url=link.target_url).defer(*_UNSHOWN_PAGE_FIELDS).first()
+    target = page_at(page.crawl_id, link.target_url, pages=Page.objects.defer(*_UNSHOWN_PAGE_FIELDS))
     left = _page_side(page, page.final_url or page.url, "")
     right = _page_side(target, link.target_url, "")
     return {"link": link, "left": left, "right": right,

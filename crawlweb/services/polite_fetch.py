@@ -29,6 +29,7 @@ from crawlweb.services.hosts import host_for
 from crawlweb.services.leasing import Lease, claim_host, expired_lease, in_flight
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
 from crawlweb.services.storing import host_interval, record_outcome, robots_policy
+from crawlweb.services.stored_pages import page_at
 from crawlweb.services.targets import Candidate, add_targets
 
 # A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
@@ -56,7 +57,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
         outcome.reason = "invalid"
         return outcome
     host = host_for(urlsplit(key).hostname or "")
-    stored = _stored_page(crawl, host.site_id, key)
+    stored = page_at(crawl.pk, key, site_id=host.site_id)
     if stored is not None:
         outcome.page = stored
         return outcome
@@ -80,7 +81,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
         created = created or made
         if target is None:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
             Host.objects.filter(pk=host.pk).update(busy_until=None)
-            outcome.page = _stored_page(crawl, host.site_id, key)
+            outcome.page = page_at(crawl.pk, key, site_id=host.site_id)
             outcome.reason = "" if outcome.page else "not_fetchable"
             break
         if not _budget_left(crawl, own=target.pk):  # a crawl step took the last pages meanwhile
@@ -109,15 +110,6 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
             state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
             last_error=f"fetched for {origin}; not retried by the crawl")
     return outcome
-
-
-def _stored_page(crawl: Crawl, site_id: int, key: str) -> Page | None:
-    """The page stored for ``key`` (requested as it, else redirected to it), looked up among its site's
-    pages: Page has no index on its URLs, and a look-up over the whole crawl's pages made every read
-    of the detector cost more as the crawl grew (50 ms at 100,000 pages)."""
-    found = {page.url == key: page for page in
-             Page.objects.filter(crawl=crawl, site_id=site_id).filter(Q(url=key) | Q(final_url=key)).order_by("-id")}
-    return found.get(True) or found.get(False)
 
 
 def _budget_left(crawl: Crawl, own: int | None = None) -> bool:

@@ -11,6 +11,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET
 
 from crawlweb.models import Page
+from crawlweb.services.stored_pages import page_at
 from labeling.permissions import evaluator_required, own_assignment
 from labeling.warc_copy import stored_body
 
@@ -24,7 +25,7 @@ def _page_of(item, side: str) -> Page | None:
     if item.link is not None:
         if side == "source":
             return item.link.page
-        return Page.objects.filter(crawl_id=item.link.page.crawl_id, url=item.link.target_url).first()
+        return page_at(item.link.page.crawl_id, item.link.target_url)
     if item.site_verdict is not None and side == "source":
         return item.site_verdict.page
     return None

@@ -1,0 +1,29 @@
+"""The page a crawl stored for a URL, found among its site's pages.
+
+Page has no index on its URLs (two more indexes of ~80 bytes a page would be a tenth of what a page
+costs, for look-ups only the detector and the labeling cards make), so a look-up by URL over a whole
+crawl reads every page: 50 ms at 100,000 pages, and each detector read and card grew slower with the
+crawl. A URL's site is known from its host, and a site's pages are read through the site index.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.db.models import Q
+
+from crawlweb.models import Host, Page
+
+
+def page_at(crawl_id: int, url: str, *, site_id: int | None = None, pages=None) -> Page | None:
+    """The page stored for ``url``: requested as it, else redirected to it (the oldest of each), or None.
+
+    ``site_id``: the URL's site when the caller has it (else read from its host; a host the crawl never
+    met has no page); ``pages``: the Page queryset to read (its deferred fields). A page another site
+    redirected to is its requesting site's, so it is not found here."""
+    if site_id is None:
+        site_id = Host.objects.filter(name=(urlsplit(url).hostname or "")).values_list("site_id", flat=True).first()
+        if site_id is None:
+            return None
+    found = {page.url == url: page for page in (pages if pages is not None else Page.objects)
+             .filter(crawl_id=crawl_id, site_id=site_id).filter(Q(url=url) | Q(final_url=url)).order_by("-id")}
+    return found.get(True) or found.get(False)  # listed newest first: the oldest of each is kept
