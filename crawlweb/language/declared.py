@@ -45,8 +45,9 @@ QUERY_KEYS = frozenset({"lang", "language", "lng", "jezik", "hl", "locale", "l",
 _EXTENSION = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$")
 _TOKEN_SPLIT = re.compile(r"[-_.]")
 BCMS = ("sr", "hr", "bs", "cnr")
-# Declarations a page makes for itself; a site's template repeats its html lang on every page.
-PER_PAGE_SOURCES = ("url", "hreflang_self")
+# Declarations made for one page: by itself, or by its site's switch that links to it (switch_labels.py);
+# a site's template repeats its html lang on every page.
+PER_PAGE_SOURCES = ("url", "hreflang_self", "switch")
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from .markers import has_ijekavian
 
 BCMS = ("sr", "hr", "bs", "cnr")
 SOUTH_SLAVIC = BCMS + ("mk",)
-SOURCE_WEIGHTS = {"url": 3.0, "hreflang_self": 2.5, "html_lang": 2.0, "og_locale": 1.0}
+SOURCE_WEIGHTS = {"url": 3.0, "hreflang_self": 2.5, "switch": 2.5, "html_lang": 2.0, "og_locale": 1.0}
 TLD_WEIGHT = 1.5
 PHONE_WEIGHT = 1.0
 TLD_VARIETY = {"rs": "sr", "xn--90a3ac": "sr", "срб": "sr", "hr": "hr", "ba": "bs", "me": "cnr",

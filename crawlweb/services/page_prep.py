@@ -28,6 +28,7 @@ from crawlweb.crawler.structure import tag_signature
 from crawlweb.crawler.urls import InvalidURL, normalize_url, registrable_domain, site_name
 from crawlweb.language.dictionaries import MissingDictionary, spell_checker
 from crawlweb.language.identify import identify_language
+from crawlweb.language.switch_labels import switch_labels
 from crawlweb.services.page_language import identify_page_language
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ FOLLOWED_LINK_KINDS = ("a", "area", "frame", "alternate", "onclick", "refresh", 
 # Guesses (string literals of scripts, crawler.scriptlinks; pages named in a link's query,
 # crawler.paramlinks) and the site's own external scripts: followed inside their site, never off it.
 SPECULATIVE_LINK_KINDS = ("script", "param", "script-src")
+# Links whose label or hreflang names the language of the page they lead to (a switch, an alternate)
+LABELLING_KINDS = ("a", "area", "onclick", "alternate")
 KEPT_HEADERS = ("content-type", "content-language", "etag", "last-modified", "server", "location")
 # Link context columns and their lengths (crawlweb.models.Link): longer values are cut, never refused.
 LINK_CONTEXT_LIMITS = {"anchor_text": 1000, "text_around": 2000, "img_alt": 500, "img_src": 2000,
@@ -117,6 +120,12 @@ def prepare_page(result: FetchResult, source_site: str, config: PageOptions, *,
             language=language, script=script, language_evidence=language_evidence, runs_scripts=parsed.runs_scripts,
             tag_signature=tag_signature(text))  # STRAND reads it later: the HTML itself is only in WARC files
         page.links = _prepare_links(result, parsed, source_site, config)
+        labels = switch_labels((link.values["target_url"], link.values.get("anchor_text", ""),
+                                link.values.get("img_alt", ""), link.values.get("hreflang", ""))
+                               for link in page.links if link.values["kind"] in LABELLING_KINDS
+                               and not link.values["out_of_site"])
+        if labels:  # what this page's switch calls its site's other pages (site_variety, source "switch")
+            page.fields["language_evidence"] = {**language_evidence, "labels": labels}
         # The links live on as page.links: the parsed copies would only be carried (and, from a
         # preparation process, pickled) for nothing.
         parsed.links = []

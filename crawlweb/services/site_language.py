@@ -18,6 +18,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from crawlweb.language.site_variety import SiteVariety, site_variety
+from crawlweb.language.switch_labels import declare_switch_labels
 from crawlweb.models import Page, Site, SiteLanguage
 from crawlweb.services.bulk_rows import update_columns
 
@@ -37,15 +38,25 @@ def _observations_and_labels(crawl_id: int, site_ids) -> tuple[dict[int, dict[st
     """observations_of_sites, and {page id: (language, script)} as stored, from the same query."""
     observations: dict[int, dict[str, dict]] = defaultdict(dict)
     labels: dict[int, tuple] = {}
+    requested: dict[int, dict[str, str]] = defaultdict(dict)  # site → {URL requested: page key}
+    landed: dict[int, dict[str, str]] = defaultdict(dict)  # site → {URL redirected to: page key}
+    switches: dict[int, list[dict]] = defaultdict(list)  # site → its pages' switch labels, {URL: variety} each
     rows = Page.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids)).values_list(
-        "site_id", "pk", "language", "script", "language_evidence")
-    for site_id, pk, language, script, evidence in rows:
+        "site_id", "pk", "url", "final_url", "language", "script", "language_evidence")
+    for site_id, pk, url, final_url, language, script, evidence in rows:
         labels[pk] = (language, script)
+        requested[site_id][url] = landed[site_id][final_url] = str(pk)
         if isinstance(evidence, dict) and evidence.get("lang"):
             observations[site_id][str(pk)] = evidence
+            if evidence.get("labels"):
+                switches[site_id].append(evidence["labels"])
         else:
             observations[site_id][str(pk)] = {"lang": language or "und", "script": script or None}
+    for site_id, page_labels in switches.items():
+        keys = {**landed[site_id], **requested[site_id]}  # a URL requested wins over a redirect to it
+        declare_switch_labels(observations[site_id], keys, page_labels)
     return observations, labels
+
 
 
 def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
