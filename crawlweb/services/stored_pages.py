@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.db.models import Q
+from django.db.models import Q, Subquery
 
 from crawlweb.models import Host, Page
 
@@ -20,10 +20,8 @@ def page_at(crawl_id: int, url: str, *, site_id: int | None = None, pages=None) 
     ``site_id``: the URL's site when the caller has it (else read from its host; a host the crawl never
     met has no page); ``pages``: the Page queryset to read (its deferred fields). A page another site
     redirected to is its requesting site's, so it is not found here."""
-    if site_id is None:
-        site_id = Host.objects.filter(name=(urlsplit(url).hostname or "")).values_list("site_id", flat=True).first()
-        if site_id is None:
-            return None
+    site = site_id if site_id is not None else Subquery(  # one statement: the host's site read inside it
+        Host.objects.filter(name=(urlsplit(url).hostname or "")).values("site_id")[:1])
     found = {page.url == url: page for page in (pages if pages is not None else Page.objects)
-             .filter(crawl_id=crawl_id, site_id=site_id).filter(Q(url=url) | Q(final_url=url)).order_by("-id")}
+             .filter(crawl_id=crawl_id, site_id=site).filter(Q(url=url) | Q(final_url=url)).order_by("-id")}
     return found.get(True) or found.get(False)  # listed newest first: the oldest of each is kept

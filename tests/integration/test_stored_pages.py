@@ -51,9 +51,11 @@ def test_the_url_it_was_requested_as_comes_before_a_redirect_to_it(crawl_with_pa
     assert page_at(crawl.pk, "http://www.primer.rs/sr/") == direct
 
 
-def test_the_look_up_reads_the_sites_pages_not_the_crawls(crawl_with_pages):
-    crawl, site, _pages = crawl_with_pages
+@pytest.mark.parametrize("known_site", [True, False])
+def test_the_look_up_is_one_statement_over_the_sites_pages_not_the_crawls(crawl_with_pages, known_site):
+    crawl, site, pages = crawl_with_pages
     with CaptureQueriesContext(connection) as queries:
-        page_at(crawl.pk, "http://www.primer.rs/o-nama.html", site_id=site.pk)
+        found = page_at(crawl.pk, "http://www.primer.rs/o-nama.html", site_id=site.pk if known_site else None)
+    assert found == pages["about"]
     (sql,) = [q["sql"] for q in queries.captured_queries]
     assert '"site_id" = ' in sql and '"crawl_id" = ' in sql
