@@ -89,9 +89,9 @@ def when_dry(crawl) -> int:
     """A back/forward crawl with budget left refills its frontier rather than finish (refill.py)."""
     if not strategy_for(crawl).back_and_forth:
         return 0
-    from frontier.strategies.refill import refill, refill_limit
+    from frontier.strategies.refill import refill
 
-    stage, new_ids = refill(crawl, refill_limit(crawl.page_budget))
+    stage, new_ids = refill(crawl)
     if new_ids:
         log.info("crawl %s: queues dry, %s added %d Targets", crawl.pk, stage, len(new_ids))
         run_batch_followups(crawl, StepResult(crawl.pk, new_target_ids=new_ids))  # placement of the new Targets

@@ -51,8 +51,6 @@ from crawlweb.services.targets import NewTarget, add_new_targets
 from frontier.models import SiteVerdict, Target
 
 REFILL_LINKS_READ = 5000  # stored links read per refill: the query stays bounded on a large crawl
-REFILL_TARGETS = 32  # Targets one refill adds at most on a budget of up to 200 pages per Target of it
-PAGES_PER_REFILL_TARGET = 200
 RETRIES_PER_SITE = 2  # failed Targets after which a site is left alone
 
 
@@ -196,16 +194,7 @@ def seed_site_pages(crawl, limit: int) -> list[NewTarget]:
 REFILL_STAGES = (unjudged_sites, bilingual_pages, seed_site_pages, unsure_pages, bilingual_sitemaps)
 
 
-def refill_limit(page_budget: int | None) -> int:
-    """Targets one refill adds at most: REFILL_TARGETS, or one per PAGES_PER_REFILL_TARGET pages of a larger
-    budget. A refill reads up to REFILL_LINKS_READ stored links and the crawl's Targets behind them, seconds
-    once a crawl has met 20,000 sites: adding 32 Targets at a time there, a COBFC crawl of 100,000 pages
-    spent minutes refilling for every few hundred pages (docs/scale.md). A small crawl keeps the fine
-    order its site recall was measured with (the real web at budget 500: 32)."""
-    return max(REFILL_TARGETS, (page_budget or 0) // PAGES_PER_REFILL_TARGET)
-
-
-def refill(crawl, limit: int = REFILL_TARGETS) -> tuple[str, list[int]]:
+def refill(crawl, limit: int = 32) -> tuple[str, list[int]]:
     """(stage, new Target ids) of the first stage that adds Targets; ("", []) when none does."""
     for stage in REFILL_STAGES:
         new = stage(crawl, limit)

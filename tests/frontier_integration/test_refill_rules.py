@@ -32,12 +32,3 @@ def test_without_rules_the_first_sites_listed_fill_the_limit():
     hub_listing(crawl, [f"sajt{i}.rs" for i in range(40)] + ["kasni.rs"])
     offered = unjudged_sites(crawl, limit=32)
     assert len(offered) == 32 and "http://kasni.rs/" not in {entry.candidate.normalized for entry in offered}
-
-
-@pytest.mark.parametrize("budget, added", [(500, 32), (6_400, 32), (20_000, 100)])
-def test_a_larger_crawl_takes_more_targets_from_each_refill(budget, added):
-    from frontier.discovery_followup import when_dry
-
-    crawl = Crawl.objects.create(name="large", strategy="cobfc", page_budget=budget)
-    hub_listing(crawl, [f"sajt{i}.rs" for i in range(300)])
-    assert when_dry(crawl) == added  # one stage's Targets (unjudged sites), at most one per 200 pages of budget
