@@ -58,7 +58,6 @@ def _observations_and_labels(crawl_id: int, site_ids) -> tuple[dict[int, dict[st
     return observations, labels
 
 
-
 def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
     """The decision for the site's stored pages, without writing anything."""
     site = Site.objects.get(pk=site_id)
