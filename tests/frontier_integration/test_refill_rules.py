@@ -32,3 +32,18 @@ def test_without_rules_the_first_sites_listed_fill_the_limit():
     hub_listing(crawl, [f"sajt{i}.rs" for i in range(40)] + ["kasni.rs"])
     offered = unjudged_sites(crawl, limit=32)
     assert len(offered) == 32 and "http://kasni.rs/" not in {entry.candidate.normalized for entry in offered}
+
+
+def test_a_refill_reads_its_links_pages_without_their_text_or_evidence():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    crawl = Crawl.objects.create(name="light")
+    hub = hub_listing(crawl, [f"sajt{i}.rs" for i in range(5)])
+    Page.objects.filter(pk=hub.pk).update(text="Dugačak tekst stranice. " * 400, language_evidence={"lang": "sr"})
+    with CaptureQueriesContext(connection) as queries:
+        offered = unjudged_sites(crawl, limit=32)
+    assert len(offered) == 5 and all(entry.source_page.pk == hub.pk for entry in offered)
+    reads = [q["sql"] for q in queries.captured_queries if "crawlweb_link" in q["sql"]]
+    assert reads and not any('"crawlweb_page"."text"' in sql or "language_evidence" in sql for sql in reads)
+    assert len(queries.captured_queries) <= 6, "no page read again field by field"
