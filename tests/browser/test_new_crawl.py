@@ -54,7 +54,8 @@ def test_a_bad_value_is_shown_on_one_line_naming_the_field(staff_login, live_ser
     page.fill("#id_start_urls", "http://www.primer.rs/")
     page.select_option("#id_strategy", "focc")
     page.click("text=Start crawl")
-    # expect() waits for the answer to the click: all_inner_texts() alone could read the page before it
+    # expect() waits for the answer to the click: all_inner_texts() alone could read the page before it;
+    # as long as this file's other waits, since CI's six shards on two cores once took more than expect's 5 s
     expect(page.locator("ul.form-errors li")).to_have_text(
-        ["topic_definition: FocC needs a topic definition (lines 'weight: term=class')"])
+        ["topic_definition: FocC needs a topic definition (lines 'weight: term=class')"], timeout=30000)
     assert not Crawl.objects.exists()
