@@ -38,24 +38,33 @@ def _observations_and_labels(crawl_id: int, site_ids) -> tuple[dict[int, dict[st
     """observations_of_sites, and {page id: (language, script)} as stored, from the same query."""
     observations: dict[int, dict[str, dict]] = defaultdict(dict)
     labels: dict[int, tuple] = {}
-    requested: dict[int, dict[str, str]] = defaultdict(dict)  # site → {URL requested: page key}
-    landed: dict[int, dict[str, str]] = defaultdict(dict)  # site → {URL redirected to: page key}
     switches: dict[int, list[dict]] = defaultdict(list)  # site → its pages' switch labels, {URL: variety} each
     rows = Page.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids)).values_list(
-        "site_id", "pk", "url", "final_url", "language", "script", "language_evidence")
-    for site_id, pk, url, final_url, language, script, evidence in rows:
+        "site_id", "pk", "language", "script", "language_evidence")
+    for site_id, pk, language, script, evidence in rows:
         labels[pk] = (language, script)
-        requested[site_id][url] = landed[site_id][final_url] = str(pk)
         if isinstance(evidence, dict) and evidence.get("lang"):
             observations[site_id][str(pk)] = evidence
             if evidence.get("labels"):
                 switches[site_id].append(evidence["labels"])
         else:
             observations[site_id][str(pk)] = {"lang": language or "und", "script": script or None}
-    for site_id, page_labels in switches.items():
-        keys = {**landed[site_id], **requested[site_id]}  # a URL requested wins over a redirect to it
-        declare_switch_labels(observations[site_id], keys, page_labels)
+    if switches:  # only the sites whose switches label pages need their pages' URLs
+        keys = _page_keys_by_url(crawl_id, list(switches))
+        for site_id, page_labels in switches.items():
+            declare_switch_labels(observations[site_id], keys[site_id], page_labels)
     return observations, labels
+
+
+def _page_keys_by_url(crawl_id: int, site_ids: list[int]) -> dict[int, dict[str, str]]:
+    """{site id: {URL: page key}}, a page's key under the URL it was requested as and the one it landed
+    on; a URL requested wins over another page's redirect to it."""
+    requested: dict[int, dict[str, str]] = defaultdict(dict)
+    landed: dict[int, dict[str, str]] = defaultdict(dict)
+    for site_id, pk, url, final_url in Page.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).values_list(
+            "site_id", "pk", "url", "final_url"):
+        requested[site_id][url] = landed[site_id][final_url] = str(pk)
+    return {site_id: {**landed[site_id], **requested[site_id]} for site_id in site_ids}
 
 
 def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
