@@ -219,15 +219,15 @@ def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
     pages = list(Page.objects.filter(pk__in=page_ids, crawl_id=crawl_id).select_related("crawl").order_by("id"))
     decided = set(SiteVerdict.objects.filter(crawl_id=crawl_id, site_id__in={p.site_id for p in pages})
                   .values_list("site_id", flat=True))
-    pages = [page for page in pages if page.site_id not in decided]
-    if not pages:
-        return []
-    detection = Detection(pages[0].crawl)
-    verdicts, failed = [], []
+    first_of_site: dict[int, Page] = {}  # one page per undecided site, its first in the list
     for page in pages:
-        if page.site_id in decided:  # two first pages of one site in the list
-            continue
-        decided.add(page.site_id)
+        if page.site_id not in decided:
+            first_of_site.setdefault(page.site_id, page)
+    if not first_of_site:
+        return []
+    detection = Detection(next(iter(first_of_site.values())).crawl)
+    verdicts, failed = [], []
+    for page in first_of_site.values():
         try:
             verdict = detection.decide(page)
         except Exception:
