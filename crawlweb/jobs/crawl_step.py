@@ -40,6 +40,9 @@ from crawlweb.tallies.fold import fold_tallies
 log = logging.getLogger(__name__)
 # How long an idle step waits for a host's politeness clock before handing over to the next job.
 MAX_IDLE_WAIT_S = 1.0
+# A step with nothing to lease sooner than this asks the dry follow-ups for more: longer than a polite
+# host's interval (the crawl's own hosts are about to be due), shorter than a retry's backoff.
+DRY_FOLLOWUPS_AFTER_S = 10.0
 # How long the first page back waits for others to be stored with it (see _come_back).
 STORE_PATIENCE_S = 0.2
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -151,7 +154,9 @@ def _step(crawl: Crawl, owner: str) -> int:
     if not under_way:
         wait_s = next_lease_in(crawl)
         dry = wait_s is None or wait_s > settings.CRAWLER_IDLE_FINISH_SECONDS
-        if dry and run_dry_followups(crawl):
+        # Not only when dry: a crawl whose only Targets are retries minutes ahead idled until they were
+        # due while its strategy had more to give (a back/forward crawl of 20,000 sites, docs/scale.md).
+        if (wait_s is None or wait_s > DRY_FOLLOWUPS_AFTER_S) and run_dry_followups(crawl):
             enqueue(crawl_step, crawl.pk)  # the strategy found more to fetch (frontier.strategies.refill)
             return 0
         if dry and _own_jobs_pending(crawl):

@@ -8,7 +8,7 @@ from crawlweb.models import Crawl
 from crawlweb.jobs.crawl_control import start_crawl
 from frontier.models import SiteVerdict, Target
 from tests.conftest import route_through
-from tests.discovery_integration.conftest import discovery_crawl
+from tests.discovery_integration.conftest import bilingual_homes, discovery_crawl
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NO_BACKLINKS = {"providers": [], "rate": 1000}
@@ -43,6 +43,23 @@ def test_a_back_forward_crawl_whose_queues_run_dry_spends_its_budget(sync_jobs, 
     decided = SiteVerdict.objects.filter(crawl=crawl).select_related("site")
     assert decided.count() >= 5
     assert all(truth[v.site.name]["bilingual_sr_en"] for v in decided if v.bilingual and v.site.name in truth)
+
+
+def test_a_back_forward_crawl_refills_rather_than_idle_while_a_retry_waits(sync_jobs, through_test_web,
+                                                                           crawl_settings):
+    # www.stonebridge.com's robots.txt answers 500: its Target is postponed by ten minutes, and the crawl's
+    # queues are empty long before that. With an idle finish further off than the retry, such a crawl used
+    # to wait for the retry (here until its time limit), its refill untouched.
+    crawl_settings.CRAWLER_IDLE_FINISH_SECONDS = 900.0
+    seeds = bilingual_homes(through_test_web) + ["http://www.stonebridge.com/"]
+    crawl = discovery_crawl(through_test_web, "obfc", budget=40, seeds=seeds, backlinks=NO_BACKLINKS)
+    Crawl.objects.filter(pk=crawl.pk).update(time_limit_seconds=90)
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    assert (crawl.state, crawl.pages_fetched) == (Crawl.State.FINISHED, 40), (crawl.status_message, crawl.last_error)
+    retry = Target.objects.get(crawl=crawl, error_kind="robots_unavailable", state=Target.State.PENDING)
+    assert retry.attempts == 1, "the budget was spent before the retry was due"
+    assert Target.objects.filter(crawl=crawl, origin=Target.Origin.REFILL, state=Target.State.DONE).exists()
 
 
 def test_a_breadth_first_crawl_stores_a_combined_verdict_for_every_site(sync_jobs, through_test_web, crawl_settings):
