@@ -32,6 +32,7 @@ from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.render_hints import render_hints
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
+from frontier.strategies.refill import hold_site_pages
 from frontier.trained_models import detector_min_likelihood, link_predictor
 
 log = logging.getLogger(__name__)
@@ -204,6 +205,7 @@ class Detection:
         fetches.run_followups()  # after the verdict, so they do not ask for this site's detection again
         if stored is not None and verdict.bilingual and strategy.back_and_forth:
             schedule_backlinks(crawl, strategy, page, stored)
+            hold_site_pages(crawl, page.site_id)  # its pages wait for the refill (strategies.refill)
         return stored
 
 

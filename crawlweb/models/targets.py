@@ -27,6 +27,9 @@ class Target(models.Model):
         DONE = "done"
         FAILED = "failed"
         SKIPPED = "skipped", "skipped (robots, excluded, refused)"
+        # A page of a site judged bilingual that a back/forward crawl keeps for its refill: never leased
+        # until the refill releases it, when the crawl has nothing else due (frontier.strategies.refill).
+        HELD = "held", "held for the refill"
 
     crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="targets")
     url = models.CharField(max_length=2000, help_text="Normalized URL: unique per crawl.")

@@ -55,6 +55,7 @@ class TargetRow(NamedTuple):
     depth: int
     priority: float
     host_name: str
+    state: str = "pending"  # or "held" (Target.State.HELD): kept out of the queues until released
 
 
 class StaleHostError(RuntimeError):
@@ -194,7 +195,7 @@ WITH candidate AS (
     SELECT n, r->>0 AS url, r->>1 AS url_as_linked, r->>2 AS origin, (r->>3)::bigint AS source_page_id,
            r->>4 AS anchor_text, r->>5 AS text_around, r->>6 AS img_alt, r->>7 AS img_src,
            (r->>8)::integer AS depth, (r->>9)::double precision AS priority,
-           r->>10 AS host_name, (r->>11)::bigint AS host_id
+           r->>10 AS host_name, (r->>11)::bigint AS host_id, r->>12 AS state
     FROM jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS e(r, n)
 ), checked AS (
     SELECT candidate.*, host.site_id, host.id IS NOT NULL AS host_exists
@@ -205,7 +206,7 @@ WITH candidate AS (
                                  state, lease_owner, attempts, error_kind, last_error, created_at)
     SELECT %(crawl_id)s, url, url_as_linked, host_id, site_id, origin, source_page_id,
            anchor_text, text_around, img_alt, img_src, depth, priority,
-           %(state)s, '', 0, '', '', %(now)s
+           state, '', 0, '', '', %(now)s
     FROM checked WHERE NOT EXISTS (SELECT 1 FROM checked WHERE NOT host_exists)
     ORDER BY n
     ON CONFLICT (crawl_id, url) DO NOTHING
@@ -225,10 +226,9 @@ def _insert_checking_hosts(crawl_id: int, rows: list[TargetRow],
     # The priority goes as text: JSON has no infinity, PostgreSQL's float8 reads "inf" and "-3.0" alike.
     payload = json.dumps([(row.url, row.url_as_linked, row.origin, row.source_page_id, row.anchor_text,
                            row.text_around, row.img_alt, row.img_src, row.depth, repr(row.priority),
-                           row.host_name, host_ids[row.host_name]) for row in rows], ensure_ascii=False)
+                           row.host_name, host_ids[row.host_name], row.state) for row in rows], ensure_ascii=False)
     with connection.cursor() as cursor:
-        cursor.execute(_INSERT_TARGETS, {"rows": payload, "crawl_id": crawl_id,
-                                         "state": Target.State.PENDING.value, "now": timezone.now()})
+        cursor.execute(_INSERT_TARGETS, {"rows": payload, "crawl_id": crawl_id, "now": timezone.now()})
         answers = cursor.fetchall()
     return [new_id for new_id, _ in answers if new_id is not None], {host for new_id, host in answers if new_id is None}
 

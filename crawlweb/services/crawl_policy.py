@@ -30,6 +30,7 @@ class Planned(Protocol):
     candidate: Candidate
     origin: str
     priority: float | None
+    held: bool  # kept out of the queues (Target.State.HELD) until a refill releases it
 
 
 class CrawlStrategy(Protocol):

@@ -269,7 +269,10 @@ def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: 
     insert_links(new_links)
     new_targets += sitemap_entry_targets(crawl, sitemaps)
     new_targets += root_sitemap_targets(crawl, config, list(starts.values()))
-    step.new_target_ids += add_new_targets(crawl, new_targets, config).new_ids
+    step.new_target_ids += add_new_targets(crawl, [new for new in new_targets if not new.held], config).new_ids
+    held = [new for new in new_targets if new.held]
+    if held:  # after the others (a URL's first candidate wins); placed when a refill releases them
+        add_new_targets(crawl, held, config)
 
 
 def _link_row(page_id: int, values: dict) -> LinkRow:
@@ -334,7 +337,8 @@ def _planned_targets(strategy: CrawlStrategy, item: Fetched, page: Page) -> list
         if id(planned.candidate) in scripts:  # a last resort: after every page the strategy ranks
             priority = -float(target.depth + 1) if planned.priority is None else planned.priority
             planned.candidate.priority = priority - SCRIPT_DEFERRAL
-        planned_targets.append(NewTarget(planned.candidate, planned.origin, target.depth + 1, page, source_site))
+        planned_targets.append(NewTarget(planned.candidate, planned.origin, target.depth + 1, page, source_site,
+                                         held=planned.held))
     return planned_targets
 
 

@@ -10,11 +10,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from django.db import transaction
+
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.urls import InvalidURL, normalize_url, site_name, validate_url
-from crawlweb.models import Crawl
+from crawlweb.models import Crawl, Target
 from crawlweb.services.crawl_config import CrawlConfig
-from crawlweb.services.bulk_rows import TargetRow, insert_targets
+from crawlweb.services.bulk_rows import TargetRow, insert_targets, lock_crawl_store
+from crawlweb.services.host_queues import lock_rows_of_targets
 
 
 @dataclass
@@ -26,6 +29,7 @@ class NewTarget:
     depth: int = 0
     source_page: object = None  # a crawlweb Page, or None
     source_site: str | None = None  # out-of-site links are refused when the crawl stays in-site
+    held: bool = False  # stored as Target.State.HELD: leased only once a refill releases it
 
 
 @dataclass
@@ -73,7 +77,8 @@ def _target_row(url: str, host: str, entry: NewTarget) -> TargetRow:
         source_page_id=entry.source_page.pk if entry.source_page is not None else None,
         anchor_text=c.anchor_text[:1000], text_around=c.text_around[:2000], img_alt=c.img_alt[:500],
         img_src=c.img_src[:2000], depth=entry.depth,
-        priority=-float(entry.depth) if c.priority is None else c.priority, host_name=host)
+        priority=-float(entry.depth) if c.priority is None else c.priority, host_name=host,
+        state=Target.State.HELD if entry.held else Target.State.PENDING)
 
 
 def _valid_url(entry: NewTarget, crawl: Crawl, config: CrawlConfig, rejected: Counter) -> tuple[str, str] | None:
@@ -95,3 +100,17 @@ def _valid_url(entry: NewTarget, crawl: Crawl, config: CrawlConfig, rejected: Co
         rejected["out of site"] += 1
         return None
     return url, host
+
+
+def release_held(crawl_id: int, target_ids: list[int]) -> list[int]:
+    """Make these held Targets (Target.State.HELD) pending; returns the ids released, ascending. The
+    locks are taken in the order a priority writer takes them (bulk_rows.write_target_priorities): the
+    UPDATE raises the hosts' queue rows by trigger, which a lease batch locks before its Targets."""
+    if not target_ids:
+        return []
+    with transaction.atomic():
+        lock_crawl_store(crawl_id)
+        lock_rows_of_targets(crawl_id, target_ids)
+        held = sorted(Target.objects.filter(pk__in=target_ids, state=Target.State.HELD).values_list("id", flat=True))
+        Target.objects.filter(pk__in=held).update(state=Target.State.PENDING)
+    return held

@@ -44,7 +44,7 @@ from crawlweb.services.hosts import host_for, hosts_for
 from crawlweb.services.leasing import POLL_S, claim_hosts_now, release_hosts
 from crawlweb.services.network import fetcher_for
 from crawlweb.services.storing import host_interval, robots_policy
-from crawlweb.services.targets import Candidate, add_targets
+from crawlweb.services.targets import Candidate, add_targets, release_held
 from evaluation.models import CandidatePair, DeepCheck
 from evaluation.pairing.guess_forms import Form, FormRecord, form_label, worth_asking
 from evaluation.services.config import PairsSettings
@@ -113,11 +113,14 @@ class _CheckJob:
         wanted = {self.urls[check.pk] for check in checks if check.pk in self.urls}
         self._read_hosts({urlsplit(url).hostname or "" for url in wanted})
         targets = {row["url"]: row for row in Target.objects.filter(crawl=self.crawl, url__in=sorted(wanted))
-                   .values("url", "state", "page_id", "status_code")} if wanted else {}
+                   .values("id", "url", "state", "page_id", "status_code")} if wanted else {}
+        # A page a back/forward crawl holds for its refill is a counterpart now: the crawl fetches it.
+        release_held(self.crawl.pk, [row["id"] for row in targets.values() if row["state"] == Target.State.HELD])
         for check in checks:
             target = targets.get(self.urls.get(check.pk))
             if target is not None and check.pk not in settled:  # the crawl fetches it (or did): no request of ours
-                exists = target["page_id"] is not None if target["state"] != Target.State.PENDING else None
+                unfetched = target["state"] in (Target.State.PENDING, Target.State.HELD)
+                exists = None if unfetched else target["page_id"] is not None
                 self.record(check, exists=exists, status=target["status_code"],
                             outcome=f"a Target of the crawl ({target['state']})")
                 settled.add(check.pk)

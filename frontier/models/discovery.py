@@ -48,3 +48,18 @@ class ClassifierModel(models.Model):
 
     def __str__(self):
         return f"{self.kind} classifier v{self.version}"
+
+
+class RefillCursor(models.Model):
+    """The last stored Link a stage of a back/forward crawl's refill has read (frontier.strategies.refill):
+    the next refill reads on from there, not the crawl's first links again."""
+
+    crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="+")
+    stage = models.CharField(max_length=40)
+    last_link_id = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["crawl", "stage"], name="one_refill_cursor_per_stage")]
+
+    def __str__(self):
+        return f"{self.stage} after link {self.last_link_id}"

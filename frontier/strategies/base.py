@@ -18,6 +18,7 @@ class Planned:
     candidate: Candidate
     origin: str
     priority: float | None = None
+    held: bool = False  # a Target.State.HELD row: leased once the refill releases it (strategies.refill)
 
 
 class Strategy:

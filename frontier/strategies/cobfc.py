@@ -19,8 +19,9 @@ class ClassifierBackForwardCrawl(BackForwardCrawl):
 
     def targets_for_page(self, target, page, parsed, links):
         planned = super().targets_for_page(target, page, parsed, links)
-        scores = self.classifiers.priorities("forward", [p.candidate for p in planned])
-        return [Planned(p.candidate, p.origin, s) for p, s in zip(planned, scores)]
+        forward = [p for p in planned if not p.held]  # held pages keep the refill's order, shallowest first
+        scores = self.classifiers.priorities("forward", [p.candidate for p in forward])
+        return [Planned(p.candidate, p.origin, s) for p, s in zip(forward, scores)] + [p for p in planned if p.held]
 
     def backlink_priorities(self, candidates):
         return self.classifiers.priorities("backlink", candidates)

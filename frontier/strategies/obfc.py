@@ -5,12 +5,13 @@ forward queue is not queued again. Outlinks of forward pages are not followed (t
 the bipartite graph of backlink pages and the pages they point to); outlinks of backlink pages
 (and of the seeds) go to the forward queue. Backlinks come from the BS Detector job.
 When both queues run dry, frontier.strategies.refill adds more (its last stage expands the seeds'
-own sites one level).
+own sites one level); the in-site links of a site judged bilingual wait for it as held Targets.
 """
 from __future__ import annotations
 
 from frontier.models import Target
 from frontier.strategies.base import Planned, Strategy
+from frontier.strategies.refill import held_links
 
 # Pages whose outlinks are followed: the seeds and the backlink pages.
 EXPANDED_ORIGINS = (Target.Origin.SEED, Target.Origin.BACKLINK)
@@ -21,8 +22,11 @@ class BackForwardCrawl(Strategy):
     back_and_forth = True
 
     def targets_for_page(self, target, page, parsed, links):
-        if target.origin not in EXPANDED_ORIGINS:
-            return []
+        # Any page of a site judged bilingual: its in-site links are held for the refill (refill.held_links).
+        held = held_links(self.crawl, page, target.depth + 1, links)
+        return (self._forward_links(links) if target.origin in EXPANDED_ORIGINS else []) + held
+
+    def _forward_links(self, links) -> list[Planned]:
         out = [link for link in links if link.out_of_site]
         queued = set(Target.objects.filter(crawl=self.crawl, site__name__in={link.site for link in out})
                      .exclude(origin=Target.Origin.BACKLINK).values_list("site__name", flat=True))

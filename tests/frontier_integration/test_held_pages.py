@@ -1,0 +1,148 @@
+"""A back/forward crawl keeps the pages of a site judged bilingual ready for its refill (Targets held
+out of the queues), releases the shallowest when its queues run dry, and reads the stored links on from
+where its last refill stopped: on a crawl of 20,000 sites the refill read the crawl's first 5,000 links
+again and again, found nothing new in them, and the crawl starved (docs/scale.md)."""
+import pytest
+from django.utils import timezone
+
+from crawlweb.crawler.candidates import Candidate
+from crawlweb.models import Crawl, Link, Page
+from crawlweb.services.crawl_policy import LinkOut
+from crawlweb.services.hosts import host_for
+from crawlweb.services.leasing import lease_batch
+from frontier.models import SiteVerdict, Target
+from frontier.strategies import refill as refill_module
+from frontier.strategies import strategy_for
+from frontier.strategies.refill import hold_site_pages, refill, unjudged_sites, unsure_pages
+
+pytestmark = pytest.mark.django_db
+
+
+def fetched(crawl: Crawl, url: str, depth: int, links: list[tuple[str, bool]]) -> Page:
+    """A page the crawl fetched (its Target done at ``depth``) with its links (URL, out of site)."""
+    host = host_for(url.split("/")[2])
+    page = Page.objects.create(crawl=crawl, site=host.site, host=host, url=url, final_url=url, status_code=200,
+                               md5=url, fetched_at=timezone.now(), content_type="text/html")
+    Target.objects.create(crawl=crawl, url=url, host=host, site=host.site, depth=depth, state=Target.State.DONE,
+                          page=page, origin=Target.Origin.SEED if depth == 0 else Target.Origin.REFILL)
+    Link.objects.bulk_create([Link(page=page, target_url=target, url_as_linked=target, out_of_site=out)
+                              for target, out in links])
+    return page
+
+
+def bilingual_site(crawl: Crawl) -> Page:
+    home = fetched(crawl, "http://dvojezicni.rs/", 0, [("http://dvojezicni.rs/en/", False),
+                                                        ("http://dvojezicni.rs/o-nama/", False),
+                                                        ("http://dvojezicni.rs/en/about/", False)])
+    fetched(crawl, "http://dvojezicni.rs/o-nama/", 1, [("http://dvojezicni.rs/o-nama/tim/", False)])
+    SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=True)
+    return home
+
+
+def states(crawl: Crawl) -> dict[str, str]:
+    return dict(Target.objects.filter(crawl=crawl).values_list("url", "state"))
+
+
+def test_a_site_judged_bilingual_has_its_pages_held_until_the_queues_run_dry_shallowest_first():
+    crawl = Crawl.objects.create(name="held", strategy="obfc", page_budget=100)
+    home = bilingual_site(crawl)
+    assert hold_site_pages(crawl, home.site_id) == 3
+    held = {url for url, state in states(crawl).items() if state == Target.State.HELD}
+    assert held == {"http://dvojezicni.rs/en/", "http://dvojezicni.rs/en/about/", "http://dvojezicni.rs/o-nama/tim/"}
+    assert lease_batch(crawl, "w1", 10, 60) == [], "a held page is not leased"
+
+    stage, ids = refill(crawl, limit=2)
+    assert stage == "bilingual_pages"
+    released = set(Target.objects.filter(pk__in=ids).values_list("url", flat=True))
+    assert released == {"http://dvojezicni.rs/en/", "http://dvojezicni.rs/en/about/"}, "the shallowest first"
+    assert states(crawl)["http://dvojezicni.rs/o-nama/tim/"] == Target.State.HELD
+    [lease] = lease_batch(crawl, "w1", 10, 60)  # one host: one Target per batch
+    assert lease.target.url in released
+
+
+def test_a_release_takes_the_pages_of_many_sites_not_many_pages_of_one():
+    # A host serves one request at a time: 32 pages of one site made each lease batch one page long.
+    crawl = Crawl.objects.create(name="spread", strategy="obfc", page_budget=100)
+    for name in ("prvi.rs", "drugi.rs", "treci.rs"):
+        home = fetched(crawl, f"http://{name}/", 0, [(f"http://{name}/strana{i}/", False) for i in range(5)])
+        SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=True)
+        hold_site_pages(crawl, home.site_id)
+    stage, ids = refill(crawl, limit=3)
+    assert stage == "bilingual_pages"
+    released = Target.objects.filter(pk__in=ids)
+    assert sorted(t.site.name for t in released) == ["drugi.rs", "prvi.rs", "treci.rs"]
+    assert len(lease_batch(crawl, "w1", 10, 60)) == 3, "three hosts: three pages in one batch"
+
+
+def test_an_unjudged_site_comes_before_the_held_pages():
+    crawl = Crawl.objects.create(name="order", strategy="obfc", page_budget=100)
+    home = bilingual_site(crawl)
+    hold_site_pages(crawl, home.site_id)
+    fetched(crawl, "http://imenik.rs/", 0, [("http://novi-sajt.rs/", True)])
+    stage, ids = refill(crawl)
+    assert stage == "unjudged_sites"
+    assert list(Target.objects.filter(pk__in=ids).values_list("url", flat=True)) == ["http://novi-sajt.rs/"]
+    assert all(state == Target.State.HELD for url, state in states(crawl).items() if "/en/" in url)
+
+
+def test_the_strategy_holds_the_in_site_links_of_a_page_only_once_its_site_is_judged_bilingual():
+    crawl = Crawl.objects.create(name="plan", strategy="cobfc", page_budget=100)
+    page = fetched(crawl, "http://dvojezicni.rs/o-nama/", 1, [])
+    target = Target.objects.get(crawl=crawl, page=page)
+    links = [LinkOut(Candidate("http://dvojezicni.rs/en/about/"), False, "dvojezicni.rs"),
+             LinkOut(Candidate("http://drugi.rs/"), True, "drugi.rs")]
+    assert strategy_for(crawl).targets_for_page(target, page, None, links) == [], "a forward page: no outlinks"
+    SiteVerdict.objects.create(crawl=crawl, site=page.site, page=page, bilingual=True)
+    [planned] = strategy_for(crawl).targets_for_page(target, page, None, links)
+    assert (planned.candidate.url_as_linked, planned.origin, planned.held) == (
+        "http://dvojezicni.rs/en/about/", Target.Origin.REFILL, True)
+    assert planned.priority == refill_module.refill_priority(2), "the refill's order, not the classifier's"
+
+
+def test_unjudged_sites_reads_on_past_links_whose_sites_the_crawl_has(monkeypatch):
+    monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 10)  # a small window, as 5,000 are at scale
+    crawl = Crawl.objects.create(name="cursor", strategy="obfc", page_budget=100)
+    sites = [f"sajt{i:02}.rs" for i in range(30)]
+    for name in sites[:15]:  # the crawl met the first fifteen through other links
+        host = host_for(name)
+        Target.objects.create(crawl=crawl, url=f"http://{name}/", host=host, site=host.site)
+    fetched(crawl, "http://imenik.rs/", 0, [(f"http://{name}/pocetna/", True) for name in sites])
+
+    first = unjudged_sites(crawl, limit=4)
+    assert [entry.candidate.normalized for entry in first] == [f"http://{name}/pocetna/" for name in sites[15:19]]
+    refill_module.add_new_targets(crawl, first)
+    second = unjudged_sites(crawl, limit=20)
+    assert [entry.candidate.normalized for entry in second] == [f"http://{name}/pocetna/" for name in sites[19:]]
+    refill_module.add_new_targets(crawl, second)
+    assert unjudged_sites(crawl, limit=20) == []
+
+
+def test_unsure_pages_take_turns_read_on_past_known_links_and_stop_at_a_sites_maximum(monkeypatch):
+    monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 8)
+    crawl = Crawl.objects.create(name="unsure", strategy="obfc", page_budget=100)
+    menus = {"veliki.rs": [f"http://veliki.rs/s{i:02}/" for i in range(30)],
+             "mali.rs": [f"http://mali.rs/s{i}/" for i in range(3)]}
+    homes = [fetched(crawl, f"http://{name}/", 0, [(url, False) for url in menu]) for name, menu in menus.items()]
+    for home in homes:
+        SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=False)
+    for url in menus["veliki.rs"][:10]:  # the crawl has the big site's first ten pages already
+        Target.objects.create(crawl=crawl, url=url, host=homes[0].host, site=homes[0].site, state=Target.State.DONE)
+
+    offered = []
+    for _ in range(40):
+        new = unsure_pages(crawl, limit=3)
+        if not new:
+            break
+        urls = [entry.candidate.normalized for entry in new]
+        assert sum("veliki" in url for url in urls) <= 2 and sum("mali" in url for url in urls) <= 2, urls
+        refill_module.add_new_targets(crawl, new)
+        for url in urls:  # fetched: each page shows its site's menu, as real pages do
+            site = url.split("/")[2]
+            Target.objects.filter(crawl=crawl, url=url).delete()
+            fetched(crawl, url, 1, [(link, False) for link in menus[site]])
+        offered += urls
+    big = [url for url in offered if "veliki" in url]
+    assert len(big) == len(set(big)) == refill_module.UNSURE_PAGES_MAX, "ten more pages of the big site, no more"
+    assert not set(big) & set(menus["veliki.rs"][:10]), "none the crawl had"
+    assert sorted(url for url in offered if "mali" in url) == menus["mali.rs"]
+    assert unsure_pages(crawl, limit=3) == []
