@@ -161,12 +161,24 @@ def _in_site_links(crawl, site_ids) -> tuple[list[Link], set[str], dict[int, int
     return links, known, depths
 
 
+HELD_READ = 20_000  # held Targets a release looks through for its hosts: the query stays bounded
+
+
 def bilingual_pages(crawl, limit: int) -> list[int]:
-    """The best ``limit`` held Targets of sites judged bilingual (the shallowest), made pending; their ids."""
+    """The best held Target (the shallowest) of each of up to ``limit`` hosts of sites judged bilingual, made
+    pending; their ids. One per host: a host serves one request at a time, and a release of the 128 best
+    of a crawl of 20,000 sites put them on 30 hosts (the big sites' deep pages), so each lease batch was 30
+    pages long. Fewer hosts than ``limit``: their next best ones too, in turn."""
     bilingual = SiteVerdict.objects.filter(crawl=crawl, bilingual=True).values("site_id")
-    best = list(Target.objects.filter(crawl=crawl, state=Target.State.HELD, site_id__in=bilingual)
-                .order_by("-priority", "id").values_list("id", flat=True)[:limit])
-    return release_held(crawl.pk, best)
+    best = Target.objects.filter(crawl=crawl, state=Target.State.HELD, site_id__in=bilingual) \
+        .order_by("-priority", "id").values_list("id", "host_id")[:HELD_READ]
+    per_host: dict[int, list[int]] = {}
+    for target_id, host_id in best.iterator(chunk_size=2000):
+        per_host.setdefault(host_id, []).append(target_id)
+        if len(per_host) >= limit:
+            break
+    turns = [target_id for round_ in zip_longest(*per_host.values()) for target_id in round_ if target_id]
+    return release_held(crawl.pk, turns[:limit])
 
 
 def _held_pages(links, known, depths) -> list[NewTarget]:

@@ -67,11 +67,15 @@ def test_a_release_takes_the_pages_of_many_sites_not_many_pages_of_one():
         home = fetched(crawl, f"http://{name}/", 0, [(f"http://{name}/strana{i}/", False) for i in range(5)])
         SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=True)
         hold_site_pages(crawl, home.site_id)
-    stage, ids = refill(crawl, limit=3)
+    deep = fetched(crawl, "http://duboki.rs/", 0, [("http://duboki.rs/o-nama/", False)])
+    fetched(crawl, "http://duboki.rs/o-nama/", 1, [("http://duboki.rs/o-nama/tim/", False)])
+    SiteVerdict.objects.create(crawl=crawl, site=deep.site, page=deep, bilingual=True)
+    hold_site_pages(crawl, deep.site_id)  # its one held page is deeper than the others' fifteen
+    stage, ids = refill(crawl, limit=4)
     assert stage == "bilingual_pages"
     released = Target.objects.filter(pk__in=ids)
-    assert sorted(t.site.name for t in released) == ["drugi.rs", "prvi.rs", "treci.rs"]
-    assert len(lease_batch(crawl, "w1", 10, 60)) == 3, "three hosts: three pages in one batch"
+    assert sorted(t.site.name for t in released) == ["drugi.rs", "duboki.rs", "prvi.rs", "treci.rs"]
+    assert len(lease_batch(crawl, "w1", 10, 60)) == 4, "four hosts: four pages in one batch"
 
 
 def test_an_unjudged_site_comes_before_the_held_pages():
