@@ -68,16 +68,46 @@ UNREAD_PAGE_FIELDS = tuple(f"page__{name}" for name in (
     "text", "language_evidence", "headings", "tag_signature", "headers", "title", "meta_keywords",
     "meta_description", "canonical_url"))
 RETRIES_PER_SITE = 2  # failed Targets after which a site is left alone
+# Out of its site a link must name a page: guesses and scripts are followed inside their site only.
+OUT_OF_SITE_KINDS = tuple(kind for kind in FOLLOWED_LINK_KINDS if kind not in SPECULATIVE_LINK_KINDS)
 
 
 def _links(crawl, **filters) -> list[Link]:
     """Stored links the crawl may follow: a link its URL rules refuse would take a place of a stage's
     limit and add nothing (a hub listing 48 sites, of which the rules allow one: the refill offered 32
     refused sites, added none, and the crawl ended without judging the allowed one)."""
+    return _followable(crawl, Link.objects.filter(page__crawl=crawl, kind__in=FOLLOWED_LINK_KINDS, **filters)
+                       .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("page_id", "id")[:REFILL_LINKS_READ])
+
+
+def _followable(crawl, links) -> list[Link]:
+    """The links the crawl's URL rules accept."""
     config = CrawlConfig.for_crawl(crawl)
-    links = (Link.objects.filter(page__crawl=crawl, kind__in=FOLLOWED_LINK_KINDS, **filters)
-             .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("page_id", "id")[:REFILL_LINKS_READ])
     return [link for link in links if validate_url(link.target_url, config.rules, config.max_url_length) is None]
+
+
+def _read_on(crawl, stage: str, links_after, take) -> None:
+    """A link-reading stage's loop: hand ``take`` the stored links after the stage's RefillCursor,
+    REFILL_LINKS_READ at a time (``links_after(link id)``), until ``take`` says it has enough or every
+    link is read; ``take(links)`` returns (enough, id of the last link it is done with), where the
+    cursor then stays for the next refill."""
+    cursor, _ = RefillCursor.objects.get_or_create(crawl=crawl, stage=stage)
+    after = cursor.last_link_id
+    while True:
+        read = list(links_after(after))
+        if not read:
+            break
+        enough, after = take(read)
+        if enough or len(read) < REFILL_LINKS_READ:
+            break
+    RefillCursor.objects.filter(pk=cursor.pk, last_link_id__lt=after).update(last_link_id=after)
+
+
+def _links_after(crawl, after: int, kinds, **filters):
+    """The next REFILL_LINKS_READ stored links after link ``after``, by id (a crawl step stores its links
+    under the crawl's store lock, so their ids commit in order)."""
+    return (Link.objects.filter(page__crawl=crawl, kind__in=kinds, id__gt=after, **filters)
+            .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("id")[:REFILL_LINKS_READ])
 
 
 def _depths(crawl, page_ids) -> dict[int, int]:
@@ -93,16 +123,14 @@ def unjudged_sites(crawl, limit: int) -> list[NewTarget]:
     until it has ``limit`` sites or has read every link: a link it passed over is passed over for good
     (its site had a Target, or its URL was tried or refused). Reading the crawl's first links at every
     refill found nothing once the crawl had met their sites (20,000 sites: docs/scale.md)."""
-    cursor, _ = RefillCursor.objects.get_or_create(crawl=crawl, stage="unjudged_sites")
-    after, chosen = cursor.last_link_id, {}
-    while len(chosen) < limit:
-        read = list(_out_of_site_links(crawl, after))
-        if not read:
-            break
-        after = _choose_unjudged(crawl, read, limit, chosen)
-        if len(read) < REFILL_LINKS_READ:
-            break
-    RefillCursor.objects.filter(pk=cursor.pk, last_link_id__lt=after).update(last_link_id=after)
+    chosen: dict[str, Link] = {}
+
+    def take(read):
+        last = _choose_unjudged(crawl, read, limit, chosen)
+        return len(chosen) >= limit, last
+
+    _read_on(crawl, "unjudged_sites", lambda after: _links_after(crawl, after, OUT_OF_SITE_KINDS, out_of_site=True),
+             take)
     depths = _depths(crawl, [link.page_id for link in chosen.values()])
     return [_new_target(link, depths.get(link.page_id, 0) + 1) for link in chosen.values()]
 
@@ -110,8 +138,7 @@ def unjudged_sites(crawl, limit: int) -> list[NewTarget]:
 def _choose_unjudged(crawl, read: list[Link], limit: int, chosen: dict[str, Link]) -> int:
     """Add to ``chosen`` (site → link) the unjudged sites of these links, bilingual sources first, up to
     ``limit``; returns the id of the last link before the first one it did not look at."""
-    config = CrawlConfig.for_crawl(crawl)
-    links = [link for link in read if validate_url(link.target_url, config.rules, config.max_url_length) is None]
+    links = _followable(crawl, read)
     site_of = {link.pk: site_name(urlsplit(link.target_url).hostname or "") for link in links}
     left_alone = _sites_left_alone(crawl, set(site_of.values()) - {""})
     sources = {link.page.site_id for link in links}
@@ -130,14 +157,6 @@ def _choose_unjudged(crawl, read: list[Link], limit: int, chosen: dict[str, Link
     return read[-1].pk
 
 
-def _out_of_site_links(crawl, after: int):
-    """The next REFILL_LINKS_READ stored out-of-site links after link ``after``, by id (a crawl step stores
-    its links under the crawl's store lock, so their ids commit in order), of kinds that name a page."""
-    return (Link.objects.filter(page__crawl=crawl, out_of_site=True, kind__in=FOLLOWED_LINK_KINDS, id__gt=after)
-            .exclude(kind__in=SPECULATIVE_LINK_KINDS).select_related("page").defer(*UNREAD_PAGE_FIELDS)
-            .order_by("id")[:REFILL_LINKS_READ])
-
-
 def _sites_left_alone(crawl, names: set[str]) -> set[str]:
     """Of these sites, those with a Target that did not fail, or RETRIES_PER_SITE failed ones."""
     failed, tried = Counter(), set()
@@ -153,12 +172,19 @@ def _in_site_links(crawl, site_ids) -> tuple[list[Link], set[str], dict[int, int
     """The sites' stored in-site links, shallowest source pages first (the sites' scripts after every
     page); the URLs among them the crawl has as Targets already; the depth of each source page."""
     links = _links(crawl, out_of_site=False, page__site_id__in=site_ids)
+    known, depths = _in_site_order(crawl, links)
+    return links, known, depths
+
+
+def _in_site_order(crawl, links: list[Link]) -> tuple[set[str], dict[int, int]]:
+    """Sort in-site links shallowest source pages first (the sites' scripts after every page); returns
+    the URLs among them the crawl has as Targets already and the depth of each source page."""
     known = set(Target.objects.filter(crawl=crawl, url__in={link.target_url for link in links})
                 .values_list("url", flat=True))
     depths = _depths(crawl, [link.page_id for link in links])
     # the sites' own scripts (kind "script-src") last: most of them name no page
     links.sort(key=lambda link: (link.kind == "script-src", depths.get(link.page_id, 0), link.page_id, link.id))
-    return links, known, depths
+    return known, depths
 
 
 HELD_READ = 20_000  # held Targets a release looks through for its hosts: the query stays bounded
@@ -241,26 +267,17 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
     does, until it has ``limit`` pages or has read every link: reading the crawl's first 5,000 links at
     each refill held a crawl of 20,000 sites at a few pages a second, and a refill that gave the few
     pages of one window left the crawl one host to fetch from."""
-    cursor, _ = RefillCursor.objects.get_or_create(crawl=crawl, stage="unsure_pages")
-    after, offered, taken = cursor.last_link_id, [], _Taken()
-    while len(offered) < limit:
-        read = list(_unsure_links(crawl, after))
-        if not read:
-            break
-        more, after = _unsure_turns(crawl, read, limit - len(offered), taken)
-        offered += more
-        if len(read) < REFILL_LINKS_READ:
-            break
-    RefillCursor.objects.filter(pk=cursor.pk, last_link_id__lt=after).update(last_link_id=after)
-    return offered
-
-
-def _unsure_links(crawl, after: int):
-    """The next REFILL_LINKS_READ stored in-site links after link ``after`` of sites judged not bilingual."""
+    offered, taken = [], _Taken()
     unsure = SiteVerdict.objects.filter(crawl=crawl, bilingual=False).values("site_id")
-    return (Link.objects.filter(page__crawl=crawl, out_of_site=False, kind__in=FOLLOWED_LINK_KINDS, id__gt=after,
-                                page__site_id__in=unsure)
-            .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("id")[:REFILL_LINKS_READ])
+
+    def take(read):
+        more, last = _unsure_turns(crawl, read, limit - len(offered), taken)
+        offered.extend(more)
+        return len(offered) >= limit, last
+
+    _read_on(crawl, "unsure_pages", lambda after: _links_after(crawl, after, FOLLOWED_LINK_KINDS, out_of_site=False,
+                                                                page__site_id__in=unsure), take)
+    return offered
 
 
 @dataclass
@@ -274,12 +291,8 @@ class _Taken:
 def _unsure_turns(crawl, read: list[Link], limit: int, taken: _Taken) -> tuple[list[NewTarget], int]:
     """(Targets offered, id of the last link before the first one left for a later refill) of these links;
     ``taken`` is updated with them."""
-    config = CrawlConfig.for_crawl(crawl)
-    links = [link for link in read if validate_url(link.target_url, config.rules, config.max_url_length) is None]
-    known = set(Target.objects.filter(crawl=crawl, url__in={link.target_url for link in links})
-                .values_list("url", flat=True))
-    depths = _depths(crawl, [link.page_id for link in links])
-    links.sort(key=lambda link: (link.kind == "script-src", depths.get(link.page_id, 0), link.page_id, link.id))
+    links = _followable(crawl, read)
+    known, depths = _in_site_order(crawl, links)
     served = Counter(Target.objects.filter(crawl=crawl, origin=Target.Origin.REFILL,
                                            site_id__in={link.page.site_id for link in links})
                      .values_list("site_id", flat=True))
