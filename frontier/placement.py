@@ -60,7 +60,7 @@ from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement
 from frontier.layers.registry import MODULES, build_modules
 from frontier.layers.structure import StructureModule
 from frontier.layers.structure_graph import SiteStructureState
-from frontier.models import LayerPlacement, SiteStructure, Target
+from frontier.models import LayerPlacement, SiteStructure, SiteStructureNode, Target
 from frontier.priority import PriorityConfig, combine_priority
 
 DEPTH_CAP = 100  # deeper Targets tie on depth; eps x (DEPTH_CAP + 1) must stay below a layer step
@@ -253,23 +253,38 @@ def _locked_states(crawl_id: int, site_ids: Iterable[int]) -> dict[int, SiteStru
     return {row.site_id: row for row in rows}
 
 
-def _load(row: SiteStructure) -> SiteStructureState:
-    return SiteStructureState.from_dict(row.state) if row.state else SiteStructureState()
+def _load(rows: dict[int, SiteStructure]) -> dict[int, SiteStructureState]:
+    """Each site's GC and GB, read from the node rows of its locked state row."""
+    site_of = {row.pk: site_id for site_id, row in rows.items()}
+    nodes: dict[int, list] = {site_id: [] for site_id in rows}
+    for structure_id, node, gc, gb in SiteStructureNode.objects.filter(structure_id__in=list(site_of)) \
+            .values_list("structure_id", "node", "gc", "gb"):
+        nodes[site_of[structure_id]].append((node, gc, gb))
+    return {site_id: SiteStructureState.from_nodes(found) for site_id, found in nodes.items()}
 
 
-def _save(rows: Iterable[SiteStructure], states: dict[int, SiteStructureState], iteration: bool) -> None:
-    now = timezone.now()
-    changed = []
-    for row in rows:
-        state = states[row.site_id].to_dict()
-        if state == row.state and not iteration:
-            continue  # pages recorded again: nothing new to write
-        row.state = state
-        row.iterations += 1 if iteration else 0
-        row.updated_at = now
-        changed.append(row)
-    if changed:
-        SiteStructure.objects.bulk_update(changed, ["state", "iterations", "updated_at"], batch_size=200)
+def _save(rows: dict[int, SiteStructure], states: dict[int, SiteStructureState],
+          before: dict[int, dict], iteration: bool) -> None:
+    """Write the nodes whose GC score or GB bonus changed since ``before`` (each site's ``nodes()`` when
+    loaded), nothing else; count an iteration on the state rows when M03 ran one."""
+    changed = [SiteStructureNode(structure_id=rows[site_id].pk, node=node, gc=gc, gb=gb)
+               for site_id, state in states.items()
+               for node, (gc, gb) in state.nodes().items() if before[site_id].get(node) != (gc, gb)]
+    SiteStructureNode.objects.bulk_create(changed, batch_size=500, update_conflicts=True,
+                                          unique_fields=["structure", "node"], update_fields=["gc", "gb"])
+    if iteration:
+        now = timezone.now()
+        for row in rows.values():
+            row.iterations += 1
+            row.updated_at = now
+        SiteStructure.objects.bulk_update(list(rows.values()), ["iterations", "updated_at"], batch_size=200)
+
+
+def _loaded(crawl_id: int, site_ids: Iterable[int]):
+    """Lock the sites' state rows and load their states; also returns their nodes as loaded, for _save."""
+    rows = _locked_states(crawl_id, site_ids)
+    states = _load(rows)
+    return rows, states, {site_id: state.nodes() for site_id, state in states.items()}
 
 
 def _current_targets(crawl_id: int, new: list[Target], limit: int) -> list[Target]:
@@ -288,19 +303,22 @@ def _distribute_with_state(module: StructureModule, crawl_id: int,
                            new: list[Target]) -> tuple[list[Placement], list[int]]:
     """M03 over the new Targets and their sites' other pending ones, with each site's GC/GB loaded
     before and stored after (redistribution writes GB); returns the placements and the other Targets' ids."""
-    rows = _locked_states(crawl_id, (t.site_id for t in new))  # locked first: one iteration per site at a time
+    # Locked first: one iteration per site at a time.
+    rows, by_id, before = _loaded(crawl_id, (t.site_id for t in new))
     others = _current_targets(crawl_id, new, module.max_site_targets)
     targets = new + others
     names = {t.site_id: t.site.name for t in targets}
-    by_id = {site_id: _load(row) for site_id, row in rows.items()}
     module.states = {names[site_id]: state for site_id, state in by_id.items()}
     placements = module.distribute([target_info(t) for t in targets])
-    _save(rows.values(), by_id, iteration=True)
+    _save(rows, by_id, before, iteration=True)
     return placements, [t.pk for t in others]
 
 
 def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:
-    """Walk the URLs of stored pages into M03's GC of their sites; returns pages recorded."""
+    """Walk the URLs of stored pages into M03's GC of their sites; returns pages recorded.
+
+    Each page once: the crawl step that stored it calls this (frontier.followup). The crawled URLs
+    are not stored to skip a page recorded twice, as they would grow with every page of a site."""
     pages = list(Page.objects.filter(crawl_id=crawl_id, pk__in=list(page_ids)).values_list("site_id", "url"))
     if not pages:
         return 0
@@ -308,11 +326,10 @@ def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:
     for site_id, url in pages:
         urls[site_id].append(url)
     with transaction.atomic():
-        rows = _locked_states(crawl_id, urls)
-        states = {site_id: _load(row) for site_id, row in rows.items()}
+        rows, states, before = _loaded(crawl_id, urls)
         for site_id, state in states.items():
-            state.record_crawled(urls[site_id])  # once per unique URL: recording twice changes nothing
-        _save(rows.values(), states, iteration=False)
+            state.record_crawled(urls[site_id])
+        _save(rows, states, before, iteration=False)
     return len(pages)
 
 

@@ -132,7 +132,7 @@ class StructureModule(FrontierLayerModule):
         self.redistribute = redistribute
         self.max_site_targets = max_site_targets
         # GB and GC per site, kept in the crawl's context: the lead loads them here before
-        # distribute() and stores them (to_dict) after, since redistribution writes GB.
+        # distribute() and stores them (node by node) after, since redistribution writes GB.
         self.states: MutableMapping[str, SiteStructureState] = {} if states is None else states
         self.rules: list[Rule] = [
             LeafOfTopRule("gdtop_leaf", PRIMARY, child_level=False),

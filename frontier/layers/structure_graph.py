@@ -32,7 +32,6 @@ from .tokens import relative_part
 
 ROOT = "/"
 GC_INITIAL_SCORE = 2
-STATE_VERSION = 1
 
 
 def split_url(url: str) -> tuple[list[str], str]:
@@ -105,7 +104,12 @@ class TargetTree:
 
 @dataclass
 class SiteStructureState:
-    """What M03 keeps per (crawl, site) between iterations: GC and GB (the lead persists it as JSON)."""
+    """What M03 keeps per (crawl, site) between iterations: GC and GB (the lead stores them node by node).
+
+    ``crawled`` makes recording a URL twice into this object change nothing; the lead does not store
+    it (it grows with every page of the site): it records each stored page once, in the crawl step
+    that stored it.
+    """
 
     gc: dict[str, int] = field(default_factory=dict)
     gb: dict[str, float] = field(default_factory=dict)
@@ -130,28 +134,20 @@ class SiteStructureState:
     def gb_graph(self) -> nx.DiGraph:
         return _forest(self.gb)
 
-    def to_dict(self) -> dict:
-        return {
-            "version": STATE_VERSION,
-            "gc": dict(sorted(self.gc.items())),
-            "gb": dict(sorted(self.gb.items())),
-            "crawled": sorted(self.crawled),
-        }
+    def nodes(self) -> dict[str, tuple[int | None, float | None]]:
+        """Each node of GC or GB -> (its GC score, its GB bonus), None where that graph lacks it."""
+        return {node: (self.gc.get(node), self.gb.get(node)) for node in self.gc.keys() | self.gb.keys()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "SiteStructureState":
-        if not isinstance(data, dict):
-            raise ValueError(f"SiteStructureState.from_dict: expected a dict, got {type(data).__name__}")
-        if data.get("version") != STATE_VERSION:
-            raise ValueError(f"SiteStructureState.from_dict: unsupported version {data.get('version')!r}")
-        for key in ("gc", "gb"):
-            if not isinstance(data.get(key, {}), dict):
-                raise ValueError(f"SiteStructureState.from_dict: {key!r} must be a dict of node id -> score")
-        return cls(
-            gc={str(k): int(v) for k, v in data.get("gc", {}).items()},
-            gb={str(k): float(v) for k, v in data.get("gb", {}).items()},
-            crawled=set(data.get("crawled", [])),
-        )
+    def from_nodes(cls, rows: Iterable[tuple[str, int | None, float | None]]) -> "SiteStructureState":
+        """The state whose ``nodes()`` are ``rows`` of (node, GC score or None, GB bonus or None)."""
+        state = cls()
+        for node, gc, gb in rows:
+            if gc is not None:
+                state.gc[node] = int(gc)
+            if gb is not None:
+                state.gb[node] = float(gb)
+        return state
 
 
 def _forest(scores: dict[str, float]) -> nx.DiGraph:

@@ -2,6 +2,7 @@
 from crawlweb.models import HostQueue, Target
 from frontier.models.placements import LayerPlacement
 from frontier.models.discovery import ClassifierModel, RefillCursor, SiteVerdict
-from frontier.models.structure import SiteStructure
+from frontier.models.structure import SiteStructure, SiteStructureNode
 
-__all__ = ["ClassifierModel", "HostQueue", "LayerPlacement", "RefillCursor", "SiteStructure", "SiteVerdict", "Target"]
+__all__ = ["ClassifierModel", "HostQueue", "LayerPlacement", "RefillCursor", "SiteStructure", "SiteStructureNode",
+           "SiteVerdict", "Target"]

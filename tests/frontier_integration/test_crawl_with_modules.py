@@ -1,4 +1,6 @@
 """A crawl of the test web with M01 + M03 configured, over real HTTP, in each job mode."""
+from collections import defaultdict
+
 import pytest
 from django.db.models import Count
 
@@ -38,9 +40,13 @@ def test_a_crawl_with_modules_places_every_target_and_keeps_m03_state(job_mode, 
     serbian = targets.filter(placements__module="M01", placements__rule="needle_sr")
     reserve = targets.filter(placements__module="M01", placements__layer=3)
     assert min(serbian.values_list("priority", flat=True)) > max(reserve.values_list("priority", flat=True))
-    # GC holds every stored page's URL, per site (one row per site of the crawl with Targets).
-    rows = {row.site_id: SiteStructureState.from_dict(row.state) for row in SiteStructure.objects.filter(crawl=crawl)}
+    # GC counts every stored page once, per site: its root is 2 + the site's crawled URLs.
+    rows = {row.site_id: SiteStructureState.from_nodes(row.nodes.values_list("node", "gc", "gb"))
+            for row in SiteStructure.objects.filter(crawl=crawl)}
     pages = Page.objects.filter(crawl=crawl)
     assert pages.count() >= 15
+    crawled = defaultdict(set)
     for page in pages:
-        assert (relative_part(page.url).partition("#")[0] or "/") in rows[page.site_id].crawled
+        crawled[page.site_id].add(relative_part(page.url).partition("#")[0] or "/")
+    assert {site_id: rows[site_id].gc["/"] for site_id in crawled} == \
+        {site_id: 2 + len(urls) for site_id, urls in crawled.items()}

@@ -1,11 +1,13 @@
 """Placing Targets with the crawl's modules: stored placements, priority, M03 state, running twice."""
+import hashlib
+
 import pytest
 
 from crawlweb.models import Crawl, Site
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.jobs import place_targets
 from frontier.layers.structure_graph import SiteStructureState
-from frontier.models import LayerPlacement, SiteStructure, Target
+from frontier.models import LayerPlacement, SiteStructure, SiteStructureNode, Target
 from frontier.placement import record_crawled
 from tests.frontier_integration.helpers import crawl_with_targets
 
@@ -79,7 +81,7 @@ def test_m03_state_is_persisted_between_two_steps():
                                        ("/sr/a.html", "/sr/b.html", "/sr/c/d.html", "/en/e.html")])
     place_targets(crawl.pk, first)
     row = SiteStructure.objects.get(crawl=crawl, site__name="primer.rs")
-    assert row.state["gb"] == {"/": -4.0, "/en/": 2.0, "/sr/": 2.0} and row.iterations == 1
+    assert stored_state(row).gb == {"/": -4.0, "/en/": 2.0, "/sr/": 2.0} and row.iterations == 1
     assert placements_of(first)[("http://www.primer.rs/sr/a.html", "M03")] == ("M03.L02", "gdtop_child_leaf")
     second = add_targets(crawl, [Candidate(f"http://www.primer.rs{p}") for p in
                                  ("/sr/f.html", "/sr/g.html", "/sr/c/h.html", "/en/i.html")], origin="forward").new_ids
@@ -89,23 +91,36 @@ def test_m03_state_is_persisted_between_two_steps():
     assert row.iterations == 2
 
 
-def test_crawled_pages_go_into_gc_once():
+def stored_state(row: SiteStructure) -> SiteStructureState:
+    return SiteStructureState.from_nodes(row.nodes.values_list("node", "gc", "gb"))
+
+
+def test_crawled_pages_go_into_gc_and_only_the_nodes_they_change_are_written():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from crawlweb.models import Host, Page
 
     crawl, _ = crawl_with_targets(["http://www.primer.rs/sr/a.html"])
     site, host = Site.objects.get(name="primer.rs"), Host.objects.get(name="www.primer.rs")
-    page = Page.objects.create(crawl=crawl, site=site, host=host, url="http://www.primer.rs/sr/vesti/x.html",
-                               final_url="http://www.primer.rs/sr/vesti/x.html", status_code=200,
-                               fetched_at=timezone.now(), md5="0" * 32)
-    assert record_crawled(crawl.pk, [page.pk]) == 1
-    written = SiteStructure.objects.get(crawl=crawl, site=site).updated_at
-    record_crawled(crawl.pk, [page.pk])
+
+    def page(path):
+        url = f"http://www.primer.rs{path}"
+        return Page.objects.create(crawl=crawl, site=site, host=host, url=url, final_url=url, status_code=200,
+                                   fetched_at=timezone.now(), md5=hashlib.md5(path.encode()).hexdigest())
+
+    assert record_crawled(crawl.pk, [page("/sr/vesti/x.html").pk]) == 1
     row = SiteStructure.objects.get(crawl=crawl, site=site)
-    state = SiteStructureState.from_dict(row.state)
-    assert state.gc == {"/": 3, "/sr/": 3, "/sr/vesti/": 3}  # 2 initially, +1 for the one unique URL
-    assert row.updated_at == written, "recorded again: nothing new, nothing written"
+    assert stored_state(row).gc == {"/": 3, "/sr/": 3, "/sr/vesti/": 3}  # created at 2, +1 per crawled URL
+    with CaptureQueriesContext(connection) as queries:
+        record_crawled(crawl.pk, [page("/sr/b.html").pk])
+    assert stored_state(row).gc == {"/": 4, "/sr/": 4, "/sr/vesti/": 3}
+    writes = [q["sql"] for q in queries.captured_queries if "sitestructurenode" in q["sql"].lower()
+              and q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE"))]
+    assert len(writes) == 1 and "/sr/" in writes[0] and "/sr/vesti/" not in writes[0], \
+        "only the nodes on the new page's path are written"
+    assert SiteStructure.objects.get(pk=row.pk).iterations == 0, "recording pages is not an M03 iteration"
 
 
 def test_running_place_targets_twice_changes_nothing():
@@ -116,7 +131,8 @@ def test_running_place_targets_twice_changes_nothing():
         return (sorted(LayerPlacement.objects.values_list("target_id", "module", "layer_id", "rule", "evidence",
                                                           "rank", "placed_at")),
                 sorted(Target.objects.values_list("id", "priority")),
-                list(SiteStructure.objects.values_list("state", "iterations", "updated_at")))
+                list(SiteStructure.objects.values_list("iterations", "updated_at")),
+                sorted(SiteStructureNode.objects.values_list("structure_id", "node", "gc", "gb")))
 
     assert place_targets(crawl.pk, ids) == 5
     once = snapshot()
