@@ -15,4 +15,4 @@ class TrainingConfig(AppConfig):
         promoted.register_uncertainty_sources()
         # The floors below read the promoted models through these hooks (they never import training).
         frontier_models.provide(promoted.link_predictor, promoted.detector_min_likelihood)
-        scoring_models.provide(promoted.pair_decider)
+        scoring_models.provide(promoted.pair_deciders)

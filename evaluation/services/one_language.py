@@ -22,22 +22,19 @@ patterns and stores the guesses.
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
-from crawlweb.services.bulk_rows import update_columns
 from crawlweb.services.site_language import settle_sites_languages
-from evaluation.models import CandidatePair, DeepCheck, ScoreClaim, ScriptVariant, SiteCredibility, UrlPattern
+from evaluation.models import CandidatePair, DeepCheck, ScriptVariant, UrlPattern
 from evaluation.pairing.patterns import mine_site_patterns
 from evaluation.pairing.records import base_language, script_of
 from evaluation.services import deep as deep_service
 from evaluation.services import pairs as pair_service
 from evaluation.services.config import PairsSettings
 from evaluation.services.inputs import LoadedSite, groups_of, load_sites, page_labels
-from evaluation.services.patterns import credibility_values
+from evaluation.services.patterns import credibility_values, lock_sites, store_credibilities
 
 
 @dataclass
@@ -139,25 +136,8 @@ def _kept_by_full_path(crawl_id: int, site_ids: list[int], loaded: dict[int, Loa
 
 @transaction.atomic
 def _store_credibilities(crawl_id: int, batch: OneLanguageBatch) -> None:
-    """Each site's C(w) row as patterns.store_site_patterns writes it (only values that changed), under
-    the sites' claim locks taken in one order, so a score_site of one of them waits (patterns.lock_site)."""
-    ids = sorted(batch.sites)
-    list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site_id__in=ids)
-         .order_by("pk").values_list("pk", flat=True))
-    wanted = {site_id: credibility_values(loaded, mined, batch.languages)
-              for site_id, (loaded, mined) in batch.sites.items()}
-    stored = {row["site_id"]: row for row in SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=ids)
-              .values("id", "site_id", *next(iter(wanted.values()), {}))}
-    SiteCredibility.objects.bulk_create([SiteCredibility(crawl_id=crawl_id, site_id=site_id, **values)
-                                         for site_id, values in wanted.items() if site_id not in stored])
-    columns: dict[str, dict[int, object]] = defaultdict(dict)
-    now = timezone.now()
-    for site_id, values in wanted.items():
-        row = stored.get(site_id)
-        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
-        for name, value in changed.items():
-            columns[name][row["id"]] = value
-        if changed:
-            columns["scored_at"][row["id"]] = now  # auto_now, as save() would move it
-    if columns:
-        update_columns(SiteCredibility, columns)
+    """Each site's C(w) row as patterns.store_sites_patterns writes it (only values that changed), under
+    the sites' claim locks, so a scoring job of one of them waits (patterns.lock_sites)."""
+    lock_sites(crawl_id, batch.sites)
+    store_credibilities(crawl_id, {site_id: credibility_values(loaded, mined, batch.languages)
+                                   for site_id, (loaded, mined) in batch.sites.items()})

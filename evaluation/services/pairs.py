@@ -9,6 +9,7 @@ credibility instead of recomputing them from this one site.
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -42,12 +43,12 @@ from evaluation.pairing.methods import (
 from evaluation.pairing.records import base_language, script_of
 from evaluation.pairing.scripts import script_variant_pairs, serbian_scripts, split_script_variants
 from evaluation.pairing.similarity import PairVerdict, filter_pairs, pattern_weights
-from evaluation.services.patterns import lock_site
+from evaluation.services.patterns import lock_sites
 from frontier.models import Target
 from evaluation.bodies.page_body import SiteLines, bodies
 from evaluation.bodies.sentence_alignment import align
 from evaluation.lexicon_in_use import lexicon_in_use
-from evaluation.trained_models import pair_decider
+from evaluation.trained_models import pair_deciders
 
 DEAD_STATUS = (404, 410)  # a site's own link that answered this is a dead link (deep.dead_link_guesses)
 MAX_DEAD_LINKS = 100  # dead links of a site guessed in one scoring (two guesses each)
@@ -138,34 +139,49 @@ def _dead_link_guesses(crawl_id: int, loaded, own, languages, known) -> list[Dee
             if (g.page_url, g.guessed_url) not in known]
 
 
-def confirmed_deep_pairs(crawl_id: int, loaded, proposals: SitePairs, languages) -> list:
-    """Method "deep": record the guesses; a guess whose URL is a stored page in the expected
-    language is a pair (the crawl's own fetch and language identification confirm it)."""
-    stored = DeepCheck.objects.filter(crawl_id=crawl_id, site=loaded.site)
-    checks = list(stored)
-    known = {(check.page_url, check.guessed_url) for check in checks}
-    # A site scored again guesses what it guessed before: insert (and read back) only new guesses.
-    new = [row for row in deep_check_rows(crawl_id, loaded.site, proposals.guesses)
-           if (row.page_url, row.guessed_url) not in known]
+def confirmed_deep_pairs(crawl_id: int, proposed: list, languages) -> list[list]:
+    """Method "deep" for each (loaded, proposals) of ``proposed``: record the guesses; a guess whose URL
+    is a stored page in the expected language is a pair (the crawl's own fetch and language
+    identification confirm it). Returns each site's pairs, in order; every site's guesses are read and
+    written together."""
+    stored = DeepCheck.objects.filter(crawl_id=crawl_id, site_id__in=[loaded.site.pk for loaded, _ in proposed])
+    checks_of: dict[int, list[DeepCheck]] = defaultdict(list)
+    for check in stored:
+        checks_of[check.site_id].append(check)
+    new = []
+    for loaded, proposals in proposed:
+        # A site scored again guesses what it guessed before: insert (and read back) only new guesses.
+        known = {(check.page_url, check.guessed_url) for check in checks_of[loaded.site.pk]}
+        new += [row for row in deep_check_rows(crawl_id, loaded.site, proposals.guesses)
+                if (row.page_url, row.guessed_url) not in known]
     if new:
         DeepCheck.objects.bulk_create(new, ignore_conflicts=True, batch_size=500)
-        checks = list(stored.all())
-    pairs = []
-    for check in checks:
-        page, own = loaded.page_by_url.get(check.guessed_url), loaded.page_by_url.get(check.page_url)
-        if page is None or own is None or own.url not in loaded.records:
-            continue
-        if check.checked_at is None:  # the crawl fetched it: no HEAD request needed
-            DeepCheck.objects.filter(pk=check.pk).update(exists=True, outcome="stored page of the crawl",
-                                                         checked_at=timezone.now())
-        forward = base_language(loaded.languages_of.get(own.url)) == languages[0]
-        guess = DeepGuess(own.url, page.url, (check.source_unit, check.target_unit),
-                          loaded.languages_of.get(own.url, ""), check.expected_language,
-                          check.pattern_credibility, forward)
-        pair = confirm_deep_pair(guess, True, page.language)
-        if pair is not None:
-            pairs.append(pair)
-    return pairs
+        grown = {row.site_id for row in new}
+        for site_id in grown:
+            checks_of[site_id] = []
+        for check in stored.filter(site_id__in=grown):
+            checks_of[check.site_id].append(check)
+    pairs_of, fetched = [], []
+    for loaded, _ in proposed:
+        pairs = []
+        for check in checks_of[loaded.site.pk]:
+            page, own = loaded.page_by_url.get(check.guessed_url), loaded.page_by_url.get(check.page_url)
+            if page is None or own is None or own.url not in loaded.records:
+                continue
+            if check.checked_at is None:  # the crawl fetched it: no HEAD request needed
+                fetched.append(check.pk)
+            forward = base_language(loaded.languages_of.get(own.url)) == languages[0]
+            guess = DeepGuess(own.url, page.url, (check.source_unit, check.target_unit),
+                              loaded.languages_of.get(own.url, ""), check.expected_language,
+                              check.pattern_credibility, forward)
+            pair = confirm_deep_pair(guess, True, page.language)
+            if pair is not None:
+                pairs.append(pair)
+        pairs_of.append(pairs)
+    if fetched:  # one statement, not one per guess: a big site's guesses are fetched by the crawl in hundreds
+        DeepCheck.objects.filter(pk__in=fetched).update(exists=True, outcome="stored page of the crawl",
+                                                        checked_at=timezone.now())
+    return pairs_of
 
 
 def deep_check_rows(crawl_id: int, site, guesses: list[DeepGuess]) -> list[DeepCheck]:
@@ -226,29 +242,39 @@ def _apply_copies_rule(loaded, everything, verdicts, lexicon, languages) -> None
 
 
 @transaction.atomic
-def store_pairs(crawl_id: int, loaded, judged, variants, languages) -> None:
-    """Upsert by (crawl, source URL, target URL); pairs the site no longer proposes are removed."""
-    lock_site(crawl_id, loaded.site)
-    existing = {(p.source_url, p.target_url): p for p in CandidatePair.objects.filter(crawl_id=crawl_id, site=loaded.site)}
-    new, stored, read, before = [], [], [], {}
-    for cand, verdict, chosen in judged:
-        row = existing.pop(cand.key, None) or CandidatePair(crawl_id=crawl_id, site=loaded.site,
-                                                             source_url=cand.source_url, target_url=cand.target_url)
-        if row.pk:
-            before[row.pk] = _stored_values(row)
-        _fill(row, cand, verdict, chosen, loaded, languages)
-        if verdict is not None:
-            read.append(row)
-        (stored if row.pk else new).append(row)
-    decide = pair_decider(crawl_id, loaded.site.pk)  # a promoted pair classifier decides kept; None: the filter
-    if decide is not None:
-        decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
-    CandidatePair.objects.filter(pk__in=[p.pk for p in existing.values()]).delete()
+def store_sites_pairs(crawl_id: int, judged_sites: list, languages) -> None:
+    """Each (loaded, judged, variants) of ``judged_sites``: upsert its site's pairs by (crawl, source
+    URL, target URL), remove the pairs the site no longer proposes, and its script variants; every
+    site's rows read and written together, under their claim locks."""
+    ids = [loaded.site.pk for loaded, _, _ in judged_sites]
+    lock_sites(crawl_id, ids)
+    existing_of: dict[int, dict] = defaultdict(dict)
+    for row in CandidatePair.objects.filter(crawl_id=crawl_id, site_id__in=ids):
+        existing_of[row.site_id][(row.source_url, row.target_url)] = row
+    deciders = pair_deciders(crawl_id, ids) or {}  # a promoted pair classifier decides kept; none: the filter
+    new, stored, gone, before = [], [], [], {}
+    for loaded, judged, _ in judged_sites:
+        existing, read = existing_of[loaded.site.pk], []
+        for cand, verdict, chosen in judged:
+            row = existing.pop(cand.key, None) or CandidatePair(crawl_id=crawl_id, site=loaded.site,
+                                                                 source_url=cand.source_url, target_url=cand.target_url)
+            if row.pk:
+                before[row.pk] = _stored_values(row)
+            _fill(row, cand, verdict, chosen, loaded, languages)
+            if verdict is not None:
+                read.append(row)
+            (stored if row.pk else new).append(row)
+        decide = deciders.get(loaded.site.pk)
+        if decide is not None:
+            decide(read, SiteLines.from_pages((page.url, page.text or "") for page in loaded.pages))
+        gone += [row.pk for row in existing.values()]
+    if gone:
+        CandidatePair.objects.filter(pk__in=gone).delete()
     # A site is scored again after every crawl step that adds pages to it: most of its pairs change in
     # a few columns (Def. 9's global part, the body cover as the site's boilerplate is learnt), if at all.
     update_columns(CandidatePair, _changed_columns(stored, before))
     CandidatePair.objects.bulk_create(new, batch_size=500, ignore_conflicts=True)
-    _store_variants(crawl_id, loaded, variants)
+    _store_variants(crawl_id, [(loaded, variants) for loaded, _, variants in judged_sites])
 
 
 FIELDS = ["source_page", "target_page", "method", "methods", "pattern_source_unit", "pattern_target_unit",
@@ -310,13 +336,15 @@ def _serbian_script(*pages) -> str:
     return ""
 
 
-def _store_variants(crawl_id: int, loaded, variants) -> None:
-    found = {(v.latin_url, v.cyrillic_url): v for v in variants}
-    stale = [pk for pk, a, b in ScriptVariant.objects.filter(crawl_id=crawl_id, site=loaded.site)
-             .values_list("pk", "latin_url", "cyrillic_url") if (a, b) not in found]
+def _store_variants(crawl_id: int, sites: list) -> None:
+    """The script variants of each (loaded, variants): stale ones removed, new ones added."""
+    found = {loaded.site.pk: {(v.latin_url, v.cyrillic_url): v for v in variants} for loaded, variants in sites}
+    stale = [pk for pk, site_id, a, b in ScriptVariant.objects.filter(crawl_id=crawl_id, site_id__in=list(found))
+             .values_list("pk", "site_id", "latin_url", "cyrillic_url") if (a, b) not in found[site_id]]
     if stale:  # most sites have none, before and after: no DELETE of nothing
         ScriptVariant.objects.filter(pk__in=stale).delete()
-    ScriptVariant.objects.bulk_create(
-        [ScriptVariant(crawl_id=crawl_id, site=loaded.site, latin_url=a, cyrillic_url=b, evidence=v.evidence[:300],
-                       latin_page=loaded.page_by_url.get(a), cyrillic_page=loaded.page_by_url.get(b))
-         for (a, b), v in found.items()], ignore_conflicts=True)
+    rows = [ScriptVariant(crawl_id=crawl_id, site=loaded.site, latin_url=a, cyrillic_url=b, evidence=v.evidence[:300],
+                          latin_page=loaded.page_by_url.get(a), cyrillic_page=loaded.page_by_url.get(b))
+            for loaded, _ in sites for (a, b), v in found[loaded.site.pk].items()]
+    if rows:
+        ScriptVariant.objects.bulk_create(rows, ignore_conflicts=True)

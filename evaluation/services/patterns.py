@@ -6,12 +6,12 @@ recomputes the global sums from the stored site rows, which reads stored numbers
 """
 from __future__ import annotations
 
-from collections import Counter
-
+from collections import Counter, defaultdict
 from typing import Iterable
 
 from django.db import transaction
 from django.db.models import Avg
+from django.utils import timezone
 
 from crawlweb.services.bulk_rows import update_columns
 from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
@@ -26,10 +26,11 @@ def _unit(text: str) -> str:
     return text[:UNIT_MAX]
 
 
-def lock_site(crawl_id: int, site) -> None:
-    """Serialize the writes of two score_site jobs of one site running at once on two workers
-    (PostgreSQL row lock on the site's claim row; SQLite serializes writers anyway)."""
-    list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site=site).values_list("pk", flat=True))
+def lock_sites(crawl_id: int, site_ids: Iterable[int]) -> None:
+    """Serialize the writes of two scoring jobs of one site running at once on two workers (PostgreSQL
+    row locks on the sites' claim rows, taken in one order; SQLite serializes writers anyway)."""
+    list(ScoreClaim.objects.select_for_update().filter(crawl_id=crawl_id, site_id__in=list(site_ids))
+         .order_by("pk").values_list("pk", flat=True))
 
 
 ROW_FIELDS = ("scope", "frequency", "pages_matched", "site_pages", "local_credibility", "examples")
@@ -52,31 +53,47 @@ def _contributions(rows: dict[tuple[str, str], dict]) -> dict[tuple[str, str], S
 
 
 @transaction.atomic
-def store_site_patterns(crawl_id: int, loaded, mined: SitePatterns, languages: tuple[str, str]) -> SiteCredibility:
-    """Bring the site's pattern rows and its C(w) row to what was mined, writing only rows that
-    changed (a crawl-wide pass re-mines sites that got no new page), and move the global rows by
-    the site's difference (global_patterns.apply_site_change)."""
-    site = loaded.site
-    lock_site(crawl_id, site)
-    wanted = _site_rows(crawl_id, site, mined)
-    stored = {(r["source_unit"], r["target_unit"]): r for r in UrlPattern.objects.filter(crawl_id=crawl_id, site=site)
-              .values("id", "source_unit", "target_unit", *ROW_FIELDS)}
-    gone = [stored[key]["id"] for key in set(stored) - set(wanted)]
+def store_sites_patterns(crawl_id: int, mined_sites: list, languages: tuple[str, str]) -> None:
+    """Bring each site's pattern rows and its C(w) row to what was mined, writing only rows that
+    changed (a crawl-wide pass re-mines sites that got no new page), and move the global rows by the
+    sites' difference (global_patterns.apply_site_change). ``mined_sites``: (loaded, mined) of each
+    site; all of them in a handful of statements, under their claim locks."""
+    ids = [loaded.site.pk for loaded, _ in mined_sites]
+    lock_sites(crawl_id, ids)
+    stored_of: dict[int, dict] = defaultdict(dict)
+    for row in UrlPattern.objects.filter(crawl_id=crawl_id, site_id__in=ids).values(
+            "id", "site_id", "source_unit", "target_unit", *ROW_FIELDS):
+        stored_of[row["site_id"]][(row["source_unit"], row["target_unit"])] = row
+    gone, new, columns = [], [], {}
+    before: dict[tuple[str, str], Sums] = {}
+    after: dict[tuple[str, str], Sums] = {}
+    for loaded, mined in mined_sites:
+        site = loaded.site
+        wanted, stored = _site_rows(crawl_id, site, mined), stored_of[site.pk]
+        gone += [stored[key]["id"] for key in set(stored) - set(wanted)]
+        new += [UrlPattern(crawl_id=crawl_id, site=site, source_unit=key[0], target_unit=key[1], sites=1, **values)
+                for key, values in wanted.items() if key not in stored]
+        for key, values in wanted.items():
+            row = stored.get(key)
+            for name, value in (values.items() if row else ()):
+                if row[name] != value:
+                    columns.setdefault(name, {})[row["id"]] = value
+        _add_up(before, _contributions(stored))
+        _add_up(after, _contributions(wanted))
     if gone:
         UrlPattern.objects.filter(pk__in=gone).delete()
-    UrlPattern.objects.bulk_create([UrlPattern(crawl_id=crawl_id, site=site, source_unit=key[0], target_unit=key[1],
-                                               sites=1, **values)
-                                    for key, values in wanted.items() if key not in stored], batch_size=500)
-    columns: dict[str, dict[int, object]] = {}
-    for key, values in wanted.items():
-        row = stored.get(key)
-        for name, value in (values.items() if row else ()):
-            if row[name] != value:
-                columns.setdefault(name, {})[row["id"]] = value
+    UrlPattern.objects.bulk_create(new, batch_size=500)
     if columns:
         update_columns(UrlPattern, columns)
-    apply_site_change(crawl_id, _contributions(stored), _contributions(wanted))
-    return _store_credibility(crawl_id, loaded, mined, languages)
+    apply_site_change(crawl_id, before, after)
+    store_credibilities(crawl_id, {loaded.site.pk: credibility_values(loaded, mined, languages)
+                                   for loaded, mined in mined_sites})
+
+
+def _add_up(total: dict[tuple[str, str], Sums], contributions: dict[tuple[str, str], Sums]) -> None:
+    """Several sites' contributions to the global rows, summed per pattern."""
+    for key, sums in contributions.items():
+        total.setdefault(key, Sums()).add(sums)
 
 
 def credibility_values(loaded, mined: SitePatterns, languages) -> dict:
@@ -89,18 +106,26 @@ def credibility_values(loaded, mined: SitePatterns, languages) -> dict:
                 best_target_unit=_unit(best.pattern[1]) if best else "")
 
 
-def _store_credibility(crawl_id: int, loaded, mined: SitePatterns, languages) -> SiteCredibility:
-    """The site's C(w) row, saved only when a value changed."""
-    values = credibility_values(loaded, mined, languages)
-    row = SiteCredibility.objects.filter(crawl_id=crawl_id, site=loaded.site).first()
-    if row is None:
-        return SiteCredibility.objects.create(crawl_id=crawl_id, site=loaded.site, **values)
-    changed = [name for name, value in values.items() if getattr(row, name) != value]
-    for name in changed:
-        setattr(row, name, values[name])
-    if changed:
-        row.save(update_fields=changed + ["scored_at"])
-    return row
+def store_credibilities(crawl_id: int, wanted: dict[int, dict]) -> None:
+    """Each site's C(w) row ({site id: credibility_values}), writing only values that changed; the
+    caller holds the sites' claim locks (lock_sites)."""
+    if not wanted:
+        return
+    stored = {row["site_id"]: row for row in SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=list(wanted))
+              .values("id", "site_id", *next(iter(wanted.values())))}
+    SiteCredibility.objects.bulk_create([SiteCredibility(crawl_id=crawl_id, site_id=site_id, **values)
+                                         for site_id, values in wanted.items() if site_id not in stored])
+    columns: dict[str, dict[int, object]] = defaultdict(dict)
+    now = timezone.now()
+    for site_id, values in wanted.items():
+        row = stored.get(site_id)
+        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
+        for name, value in changed.items():
+            columns[name][row["id"]] = value
+        if changed:
+            columns["scored_at"][row["id"]] = now  # auto_now, as save() would move it
+    if columns:
+        update_columns(SiteCredibility, columns)
 
 
 def refresh_global_patterns(crawl_id: int) -> dict[tuple[str, str], GlobalPattern]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
-from crawlweb.models import Crawl, Site
+from django.db.models import Count
+
+from crawlweb.models import Crawl, Page, Site
 from crawlweb.services.site_language import settle_sites_languages
 from evaluation.models import (
     CandidatePair,
@@ -29,10 +31,10 @@ from evaluation.services import pairs as pair_service
 from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services.config import PairsSettings, crawl_languages
 from evaluation.services.global_patterns import forget_site_rows, global_patterns
-from evaluation.services.inputs import canonical_site_ids, crawl_sites, load_site, site_group
+from evaluation.services.inputs import canonical_site_ids, crawl_sites, groups_of, load_site, load_sites
 from evaluation.services.patterns import (
     refresh_global_patterns,
-    store_site_patterns,
+    store_sites_patterns,
     stored_conventions,
     stored_domain_credibility,
 )
@@ -89,42 +91,67 @@ def _retire(crawl_id: int, members) -> None:
             model.objects.filter(crawl_id=crawl_id, site_id__in=ids).delete()
 
 
-def _mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, settled: set[int] = frozenset(),
-          group: list[Site] | None = None):
+def _mine_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings, languages,
+                settled: set[int] = frozenset(), groups: dict[int, list[Site]] | None = None) -> list[tuple]:
+    """Settle, load and mine the sites' pairing groups (each once) and store their patterns: the full
+    path's first half, for many sites in a few statements. Returns (loaded, mined) of each group, mined
+    None for a group without a pairable page. ``settled``: sites whose languages need no settling
+    again; ``groups``: pairing groups the caller has read."""
+    groups = dict(groups or {})
+    missing = [site_id for site_id in site_ids if site_id not in groups]
+    if missing:
+        groups.update(groups_of(crawl_id, missing, cfg.group_max_sites))
+    unique: dict[int, list[Site]] = {}  # two members of one group are one pairing site
+    for site_id in site_ids:
+        unique.setdefault(groups[site_id][0].pk, groups[site_id])
     # Each Site's variety corrects its pages' labels before pairs are looked for (a Serbian page
     # called Bosnian, a Croatian site's pages called Serbian): site_language.py. Every member of
     # the group is settled on its own pages: en.x.rs and x.rs are one pairing group, not one site.
-    # ``group``: the site's pairing group when the caller's batch has read it.
-    group = group or site_group(crawl_id, site, cfg.group_max_sites)
-    members = [member.pk for member in group if member.pk not in settled]
+    members = sorted({member.pk for group in unique.values() for member in group} - set(settled))
     if members:
         settle_sites_languages(crawl_id, members)
-    loaded, mined = _load_and_mine(crawl_id, site, cfg, languages, group)
-    _retire(crawl_id, loaded.group[1:])
-    if mined is not None:
-        store_site_patterns(crawl_id, loaded, mined, languages)
-    return loaded, mined
+    loaded_of = load_sites(crawl_id, list(unique.values()), structure=cfg.check_structure)
+    _retire(crawl_id, [member for group in unique.values() for member in group[1:]])
+    out = [(loaded, _mined(loaded, languages)) for loaded in (loaded_of[key] for key in unique)]
+    stored = [(loaded, mined) for loaded, mined in out if mined is not None]
+    if stored:
+        store_sites_patterns(crawl_id, stored, languages)
+    return out
 
 
-def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages, group: list[Site] | None = None):
-    """The site's pages and patterns as stored (settled and stored already: mining is cheap, the
-    reading is most of it); ``group``: its pairing group when the caller has read it."""
-    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure, group=group)
+def _mined(loaded, languages):
     if not loaded.pages:
-        return loaded, None
-    return loaded, mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
-                                      languages=languages)
+        return None
+    return mine_site_patterns(loaded.site.name, [(r.url, r.lang) for r in loaded.records.values()],
+                              languages=languages)
 
 
-def _pair(crawl_id: int, loaded, mined, global_patterns, domains, conventions, cfg, languages, summary: ScoreSummary):
-    proposals = pair_service.propose(loaded, mined, global_patterns, domains, cfg, languages, conventions,
-                                     crawl_id=crawl_id)
-    deep = pair_service.confirmed_deep_pairs(crawl_id, loaded, proposals, languages)
-    judged = pair_service.judge(loaded, proposals, deep, global_patterns, cfg, languages)
-    pair_service.store_pairs(crawl_id, loaded, judged, proposals.variants, languages)
-    summary.sites += 1
-    summary.pages += len(loaded.pages)
-    summary.add(judged, proposals.variants)
+def _load_and_mine(crawl_id: int, site: Site, cfg: PairsSettings, languages):
+    """The site's pages and patterns as stored (settled and stored already: mining is cheap, the
+    reading is most of it)."""
+    loaded = load_site(crawl_id, site, cfg.group_max_sites, structure=cfg.check_structure)
+    return loaded, _mined(loaded, languages)
+
+
+def _pair_sites(crawl_id: int, mined_sites: list[tuple], global_patterns, domains, conventions, cfg, languages,
+                summary: ScoreSummary) -> None:
+    """The full path's second half for many sites: each site's proposals and verdicts, their deep-page
+    guesses and pairs read and written together. ``domains(names)``: mean credibility of those domains."""
+    mined_sites = [(loaded, mined) for loaded, mined in mined_sites if mined is not None]
+    if not mined_sites:
+        return
+    credibility = domains({loaded.domain for loaded, _ in mined_sites})
+    proposed = [(loaded, pair_service.propose(loaded, mined, global_patterns, credibility, cfg, languages,
+                                              conventions, crawl_id=crawl_id))
+                for loaded, mined in mined_sites]
+    deep = pair_service.confirmed_deep_pairs(crawl_id, proposed, languages)
+    judged = [(loaded, pair_service.judge(loaded, proposals, deep_pairs, global_patterns, cfg, languages),
+               proposals.variants) for (loaded, proposals), deep_pairs in zip(proposed, deep)]
+    pair_service.store_sites_pairs(crawl_id, judged, languages)
+    for loaded, verdicts, variants in judged:
+        summary.sites += 1
+        summary.pages += len(loaded.pages)
+        summary.add(verdicts, variants)
 
 
 class JobReads:
@@ -160,34 +187,64 @@ class JobReads:
         return {name: self._credibility[name] for name in names if name in self._credibility}
 
 
-def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None, *,
-               reads: JobReads | None = None, batch: one_language.OneLanguageBatch | None = None) -> ScoreSummary:
-    """Mine one site, move the global rows by its difference and pair it; ``reads``: the crawl-wide rows
-    as the caller's job read them (read here when not given); ``batch``: the job's one-language batch,
-    which read the site's group and settled its languages (a bilingual site alone: most of them)."""
+def score_site(crawl_id: int, site_id: int, cfg: PairsSettings | None = None) -> ScoreSummary:
+    """Mine one site, move the global rows by its difference and pair it (the full path of one site)."""
     cfg = cfg or PairsSettings.current()
-    reads = reads or JobReads(crawl_id, cfg)
-    languages = reads.languages
     summary = ScoreSummary()
-    group = batch.groups.get(site_id) if batch is not None else None
-    site = next(member for member in group if member.pk == site_id) if group else Site.objects.get(pk=site_id)
-    loaded, mined = _mine(crawl_id, site, cfg, languages, batch.settled if batch is not None else frozenset(), group)
-    summary.site_id, summary.group_ids = loaded.site.pk, [s.pk for s in loaded.group]
-    if mined is None:
-        return summary
-    _pair(crawl_id, loaded, mined, reads.patterns, reads.domains([loaded.domain]), reads.conventions, cfg,
-          languages, summary)
+    _score_full_path(crawl_id, [site_id], cfg, JobReads(crawl_id, cfg), None, summary)
+    summary.site_id, summary.group_ids = next(iter(summary.groups.items()))
+    summary.groups = {}
     return summary
 
 
+def _score_full_path(crawl_id: int, site_ids: list[int], cfg: PairsSettings, reads: JobReads,
+                     batch: one_language.OneLanguageBatch | None, summary: ScoreSummary) -> None:
+    """Mine the sites, move the global rows by their difference and pair them; ``reads``: the crawl-wide
+    rows as the caller's job read them; ``batch``: the job's one-language batch, which read the sites'
+    groups and settled their languages (a bilingual site alone: most of them)."""
+    mined_sites = _mine_sites(crawl_id, site_ids, cfg, reads.languages,
+                              batch.settled if batch is not None else frozenset(),
+                              batch.groups if batch is not None else None)
+    for loaded, _ in mined_sites:
+        summary.groups[loaded.site.pk] = [member.pk for member in loaded.group]
+    _pair_sites(crawl_id, mined_sites, reads.patterns, reads.domains, reads.conventions, cfg, reads.languages,
+                summary)
+
+
 ONE_LANGUAGE_CHUNK = 500  # sites prepared together: bounded memory and IN lists
+# The full path scores a job's sites in chunks of at most this many sites and pages (one bigger site
+# alone): each chunk's rows are read and written in a few statements, and only its pages are held.
+FULL_PATH_SITES = 30
+FULL_PATH_PAGES = 3_000
+
+
+def _chunks(items: Iterable, size_of: Callable[[object], int]) -> Iterator[list]:
+    """``items`` in lists of at most FULL_PATH_SITES items and FULL_PATH_PAGES of ``size_of``."""
+    chunk, size = [], 0
+    for item in items:
+        pages = size_of(item)
+        if chunk and (len(chunk) >= FULL_PATH_SITES or size + pages > FULL_PATH_PAGES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(item)
+        size += pages
+    if chunk:
+        yield chunk
+
+
+def _site_chunks(crawl_id: int, site_ids: list[int]) -> Iterator[list[int]]:
+    """The sites in chunks (_chunks), by their pages stored in the crawl (one read)."""
+    pages = dict(Page.objects.filter(crawl_id=crawl_id, site_id__in=site_ids).order_by().values("site_id")
+                 .annotate(n=Count("id")).values_list("site_id", "n"))
+    return _chunks(site_ids, lambda site_id: pages.get(site_id, 0))
 
 
 def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = None,
                 on_error: Callable[[int | None, Exception], None] | None = None) -> ScoreSummary:
     """score_site for each of ``site_ids``: the one-language sites together (one_language.py), the
-    others one by one. With ``on_error``, a failing site (None: the one-language batch, whose sites
-    then go the full path) is reported there and the others are still scored."""
+    others in chunks (_score_full_path). With ``on_error``, a failing site (None: the one-language
+    batch, whose sites then go the full path) is reported there and the others are still scored: a
+    chunk that fails is scored again site by site, to name the site."""
     cfg = cfg or PairsSettings.current()
     reads = JobReads(crawl_id, cfg)  # read after the batch's page counts, once for the whole job
     languages = reads.languages
@@ -203,13 +260,24 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
         if on_error is None:
             raise
         on_error(None, error)
-    for site_id in full_path:
+    def scored(part: list[int]) -> ScoreSummary:  # merged only once the whole part is stored
+        out = ScoreSummary()
+        _score_full_path(crawl_id, part, cfg, reads, batch, out)
+        return out
+
+    for chunk in _site_chunks(crawl_id, full_path) if full_path else ():
         try:
-            summary.merge(score_site(crawl_id, site_id, cfg, reads=reads, batch=batch))
+            summary.merge(scored(chunk))
         except Exception as error:
             if on_error is None:
                 raise
-            on_error(site_id, error)
+            for site_id in chunk if len(chunk) > 1 else ():  # again one at a time, to name the failing site
+                try:
+                    summary.merge(scored([site_id]))
+                except Exception as error:
+                    on_error(site_id, error)
+            if len(chunk) == 1:
+                on_error(chunk[0], error)
     return summary
 
 
@@ -325,11 +393,12 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
         settled_now |= batch.settled & set(batch.full_path)
         if progress:
             progress("mining patterns", start + len(batch.handled), len(ordered), summary)
-    mined_sites = _MinedSites(kept)
-    for done, site in enumerate(Site.objects.filter(pk__in=full_path), 1):
-        loaded, mined = _mine(crawl_id, site, cfg, languages, settled_now, groups.get(site.pk))
-        if mined is not None:
-            mined_sites.add(site, loaded, mined)
+    mined_sites, done = _MinedSites(kept), 0
+    for chunk in _site_chunks(crawl_id, full_path):
+        for loaded, mined in _mine_sites(crawl_id, chunk, cfg, languages, settled_now, groups):
+            if mined is not None:
+                mined_sites.add(loaded.site, loaded, mined)
+        done += len(chunk)
         if progress:
             progress("mining patterns", len(ordered) - len(full_path) + done, len(ordered), summary)
     patterns = refresh_global_patterns(crawl_id)
@@ -344,16 +413,18 @@ def score_crawl(crawl_id: int, cfg: PairsSettings | None = None,
         handed_back += grew
         handed_back += one_language.guess(batch, patterns, domains, conventions)
         summary.count_one_language(batch)
-    for site in Site.objects.filter(pk__in=handed_back):  # proposed something after all, or grew: the full path
-        loaded, mined = _mine(crawl_id, site, cfg, languages)  # settled again: a few sites
-        if mined is not None:
-            mined_sites.add(site, loaded, mined)
+    for chunk in _site_chunks(crawl_id, sorted(set(handed_back))):  # proposed something after all, or grew
+        for loaded, mined in _mine_sites(crawl_id, chunk, cfg, languages):  # settled again: a few sites
+            if mined is not None:
+                mined_sites.add(loaded.site, loaded, mined)
 
     def mine_again(site):  # settled and stored in phase 1
         return _load_and_mine(crawl_id, site, cfg, languages)
 
-    for done, (loaded, mined) in enumerate(mined_sites.each(mine_again), 1):
-        _pair(crawl_id, loaded, mined, patterns, domains, conventions, cfg, languages, summary)
+    done = 0
+    for chunk in _chunks(mined_sites.each(mine_again), lambda item: len(item[0].pages)):
+        _pair_sites(crawl_id, chunk, patterns, lambda names: domains, conventions, cfg, languages, summary)
+        done += len(chunk)
         if progress:
             progress("pairing", done, len(mined_sites), summary)
     return summary

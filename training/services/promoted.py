@@ -78,16 +78,17 @@ class PairDecider:
                           f"(filter: {'kept' if filter_kept else 'removed'}, {filter_reason})")[:300]
 
 
-def pair_decider(crawl_id: int, site_id: int) -> PairDecider | None:
-    """The promoted pair classifier for one site's scoring pass, or None (the filter decides)."""
+def pair_deciders(crawl_id: int, site_ids: list[int]) -> dict[int, PairDecider] | None:
+    """The promoted pair classifier for each of the sites' scoring, or None (the filter decides); one
+    lookup of the promoted version and one read of the sites' credibility for all of them."""
     found = promoted(Kind.PAIR_CLASSIFIER)
     if found is None:
         return None
     from evaluation.models import SiteCredibility
 
-    credibility = (SiteCredibility.objects.filter(crawl_id=crawl_id, site_id=site_id)
-                   .values_list("credibility", flat=True).first())
-    return PairDecider(found[0], found[1], credibility)
+    credibility = dict(SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=list(site_ids))
+                       .values_list("site_id", "credibility"))
+    return {site_id: PairDecider(found[0], found[1], credibility.get(site_id)) for site_id in site_ids}
 
 
 def link_predictor():
