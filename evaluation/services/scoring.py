@@ -101,6 +101,9 @@ def _mine_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings, language
     missing = [site_id for site_id in site_ids if site_id not in groups]
     if missing:
         groups.update(groups_of(crawl_id, missing, cfg.group_max_sites))
+    gone = [site_id for site_id in site_ids if site_id not in groups]
+    if gone:
+        raise Site.DoesNotExist(f"no Site with id {gone[0]} (deleted since its scoring was queued)")
     unique: dict[int, list[Site]] = {}  # two members of one group are one pairing site
     for site_id in site_ids:
         unique.setdefault(groups[site_id][0].pk, groups[site_id])

@@ -57,3 +57,24 @@ def test_bilingual_sites_scored_together_store_what_scoring_each_alone_stores(sy
     few, many = _statements(crawl.pk, site_ids[:2]), _statements(crawl.pk, site_ids)
     assert many - few < 2 * (len(site_ids) - 2), (few, many)
     assert _rows(crawl, site_ids) == one_by_one, "scoring again with nothing new changes nothing"
+
+
+def test_a_site_that_fails_is_named_and_the_others_of_its_chunk_are_still_scored(sync_jobs):
+    from crawlweb.models import Site
+
+    sites = _bilingual_sites(sync_jobs.truth(), 4)
+    crawl = crawl_sites(sites, budget=120)
+    site_ids = sorted(SiteCredibility.objects.filter(crawl=crawl, source_pages__gt=0, target_pages__gt=0)
+                      .values_list("site_id", flat=True))
+    assert len(site_ids) >= 3
+    CandidatePair.objects.filter(crawl=crawl).delete()
+    gone = site_ids[1]
+    Site.objects.filter(pk=gone).delete()  # an operator removed it after its scoring was queued
+
+    failures = []
+    summary = scoring.score_sites(crawl.pk, site_ids, on_error=lambda site_id, error: failures.append((site_id, error)))
+    assert [(site_id, str(error)) for site_id, error in failures] == [
+        (gone, f"no Site with id {gone} (deleted since its scoring was queued)")]
+    scored = [site_id for site_id in site_ids if site_id != gone]
+    assert sorted(summary.groups) == scored
+    assert set(CandidatePair.objects.filter(crawl=crawl).values_list("site_id", flat=True)) == set(scored)
