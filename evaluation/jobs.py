@@ -105,6 +105,7 @@ def queue_guesses_due(crawl_id: int) -> None:
 
 
 def _enqueue_checks(crawl_id: int, claimed: list[int]) -> None:
+    claimed = deep_service.slow_hosts_last(claimed)  # the Crawl-delay sites' clocks run side by side in few jobs
     for start in range(0, len(claimed), SITES_PER_CHECK_JOB):
         # Queue "score", once per guess (claim_unchecked): on "crawl" they took turns with the steps and
         # halved the crawl's rate; the crawl-first half of the workers never waits for them.

@@ -386,6 +386,20 @@ def _take_turns(job: _CheckJob, turns: dict[int, list[DeepCheck]], *,
     return done, set_aside
 
 
+def slow_hosts_last(site_ids: list[int]) -> list[int]:
+    """The sites in the order given, those whose hosts ask a longer Crawl-delay after the others (one read).
+
+    A check job sleeps for a politeness clock only when no host of its sites is free, which is when
+    only Crawl-delay hosts are left with guesses: spread one or two to every job of a pass (one site in
+    eleven on the heavy-tailed web), they made each job sleep for its own; together, their clocks run
+    side by side in a few jobs."""
+    delays: dict[int, float] = {}
+    for site_id, delay in Host.objects.filter(site_id__in=site_ids, crawl_delay__gt=0).values_list(
+            "site_id", "crawl_delay"):
+        delays[site_id] = max(delay, delays.get(site_id, 0.0))
+    return sorted(site_ids, key=lambda site_id: delays.get(site_id, 0.0))  # stable: the order given within a delay
+
+
 HEAD_THREADS = 8  # requests of one round side by side (a job takes turns between up to 20 sites)
 _head_pools: dict[int, ThreadPoolExecutor] = {}
 
