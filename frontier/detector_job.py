@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 
 from crawlweb.crawler.urls import registrable_domain
 from crawlweb.models import Crawl, Page
+from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
 from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
@@ -95,7 +96,8 @@ class SettledLanguages:
         return page.language or None
 
     def store(self) -> None:
-        settle_sites_languages(self.crawl_id, self.sites)
+        with derived_writes():  # labels computed again from the pages at the sites' next settling
+            settle_sites_languages(self.crawl_id, self.sites)
 
 
 class DetectorFetches:

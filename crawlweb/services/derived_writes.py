@@ -2,7 +2,8 @@
 
 Inside ``derived_writes()`` a scoring job writes only what it can compute again from the crawl's
 pages: settled page labels, URL patterns, credibility rows, candidate pairs, deep-page guesses and site
-verdicts (its claims are released before it, synchronously). On PostgreSQL each of its commits (about
+verdicts (its claims are released before it, synchronously). The BS Detector stores its sites' settled
+page labels so too (frontier/detector_job.py). On PostgreSQL each of its commits (about
 twenty a job of 37 sites: one per site's patterns, one per site's pairs, and each bulk write) waited for
 the write-ahead log to reach the disk: 4 % of a job's time on an idle machine (docs/scale.md, ninth
 session), more when the disk is busy. ``synchronous_commit = off`` for the job's session lets a commit return
