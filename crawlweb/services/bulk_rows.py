@@ -288,3 +288,30 @@ def update_columns(model, columns: Mapping[str, Mapping[int, object]], batch_siz
                 value = RawSQL(f"CAST({value.sql} AS {field.db_type(connection)})", value.params, output_field=field)
             values[name] = value
         model.objects.filter(pk__in=chunk).update(**values)
+
+
+def write_site_rows(model, crawl_id: int, wanted: Mapping[int, dict], stamp: str, *,
+                    ignore_conflicts: bool = False) -> None:
+    """Bring ``model``'s one row per (crawl, site) to ``wanted`` ({site id: values}): missing rows are
+    created, stored ones get the columns that changed, and ``stamp`` (a date field) set to now when any
+    did; one read, at most one INSERT and one UPDATE a chunk, whatever the number of sites. A re-run
+    writes nothing."""
+    if not wanted:
+        return
+    fields = sorted({name for values in wanted.values() for name in values})
+    stored = {row["site_id"]: row for row in model.objects.filter(crawl_id=crawl_id, site_id__in=list(wanted))
+              .values("id", "site_id", *fields)}
+    model.objects.bulk_create([model(crawl_id=crawl_id, site_id=site_id, **values)
+                               for site_id, values in wanted.items() if site_id not in stored],
+                              ignore_conflicts=ignore_conflicts)
+    columns: dict[str, dict[int, object]] = {}
+    now = timezone.now()
+    for site_id, values in wanted.items():
+        row = stored.get(site_id)
+        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
+        for name, value in changed.items():
+            columns.setdefault(name, {})[row["id"]] = value
+        if changed:
+            columns.setdefault(stamp, {})[row["id"]] = now
+    if columns:
+        update_columns(model, columns)

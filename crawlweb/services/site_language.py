@@ -15,12 +15,11 @@ from collections import defaultdict
 
 from django.db import transaction
 from django.db.models import Count
-from django.utils import timezone
 
 from crawlweb.language.site_variety import SiteVariety, site_variety
 from crawlweb.language.switch_labels import declare_switch_labels
 from crawlweb.models import Page, Site, SiteLanguage
-from crawlweb.services.bulk_rows import update_columns
+from crawlweb.services.bulk_rows import write_site_rows
 
 
 def site_observations(crawl_id: int, site_id: int) -> dict[str, dict]:
@@ -81,9 +80,6 @@ def settle_site_languages(crawl_id: int, site_id: int) -> SiteVariety:
     return decisions[site_id]
 
 
-SITE_LANGUAGE_FIELDS = ("variety", "scores", "evidence", "pages", "pages_corrected")
-
-
 def settled_sites(crawl_id: int) -> set[int]:
     """The sites whose SiteLanguage row counted every page the site has in the crawl now: settling
     them again would write nothing (the decision reads only their pages' own evidence), so a
@@ -127,19 +123,6 @@ def _as_json(value):
 
 
 def _store_site_languages(crawl_id: int, wanted: dict[int, dict]) -> None:
-    stored = {row["site_id"]: row for row in SiteLanguage.objects.filter(crawl_id=crawl_id, site_id__in=list(wanted))
-              .values("id", "site_id", *SITE_LANGUAGE_FIELDS)}
-    SiteLanguage.objects.bulk_create([SiteLanguage(crawl_id=crawl_id, site_id=site_id, **values)
-                                      for site_id, values in wanted.items() if site_id not in stored],
-                                     ignore_conflicts=True)
-    columns: dict[str, dict[int, object]] = defaultdict(dict)
-    now = timezone.now()
-    for site_id, values in wanted.items():
-        row = stored.get(site_id)
-        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
-        for name, value in changed.items():
-            columns[name][row["id"]] = value
-        if changed:  # decided_at moves only when the decision did
-            columns["decided_at"][row["id"]] = now
-    if columns:  # one UPDATE a chunk: a batch of growing sites changed nearly every row, one statement each
-        update_columns(SiteLanguage, columns)
+    # decided_at moves only when the decision did; one UPDATE a chunk: a batch of growing sites changed
+    # nearly every row, one statement each
+    write_site_rows(SiteLanguage, crawl_id, wanted, "decided_at", ignore_conflicts=True)

@@ -11,9 +11,8 @@ from typing import Iterable
 
 from django.db import transaction
 from django.db.models import Avg
-from django.utils import timezone
 
-from crawlweb.services.bulk_rows import update_columns
+from crawlweb.services.bulk_rows import update_columns, write_site_rows
 from evaluation.models import ScoreClaim, SiteCredibility, UrlPattern
 from evaluation.pairing.patterns import GlobalPattern, SitePatterns
 from evaluation.pairing.records import base_language
@@ -107,25 +106,9 @@ def credibility_values(loaded, mined: SitePatterns, languages) -> dict:
 
 
 def store_credibilities(crawl_id: int, wanted: dict[int, dict]) -> None:
-    """Each site's C(w) row ({site id: credibility_values}), writing only values that changed; the
-    caller holds the sites' claim locks (lock_sites)."""
-    if not wanted:
-        return
-    stored = {row["site_id"]: row for row in SiteCredibility.objects.filter(crawl_id=crawl_id, site_id__in=list(wanted))
-              .values("id", "site_id", *next(iter(wanted.values())))}
-    SiteCredibility.objects.bulk_create([SiteCredibility(crawl_id=crawl_id, site_id=site_id, **values)
-                                         for site_id, values in wanted.items() if site_id not in stored])
-    columns: dict[str, dict[int, object]] = defaultdict(dict)
-    now = timezone.now()
-    for site_id, values in wanted.items():
-        row = stored.get(site_id)
-        changed = {name: value for name, value in values.items() if row is not None and row[name] != value}
-        for name, value in changed.items():
-            columns[name][row["id"]] = value
-        if changed:
-            columns["scored_at"][row["id"]] = now  # auto_now, as save() would move it
-    if columns:
-        update_columns(SiteCredibility, columns)
+    """Each site's C(w) row ({site id: credibility_values}), writing only values that changed (scored_at
+    moves with them, as save() would move it); the caller holds the sites' claim locks (lock_sites)."""
+    write_site_rows(SiteCredibility, crawl_id, wanted, "scored_at")
 
 
 def refresh_global_patterns(crawl_id: int) -> dict[tuple[str, str], GlobalPattern]:

@@ -1,19 +1,12 @@
 """Upgrading a database: M03 states stored as one JSON document per site become node rows with the
 same GC scores and GB bonuses, so a crawl that was running goes on from where it was."""
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrate, migrate_every_app_to_its_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE, AFTER = ("frontier", "0010_refill_cursor"), ("frontier", "0011_structure_nodes")
-
-
-def migrate(*targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(list(targets))
-    return executor.loader.project_state(list(targets)).apps
 
 
 def test_a_sites_json_state_becomes_its_nodes():
@@ -34,4 +27,4 @@ def test_a_sites_json_state_becomes_its_nodes():
         iterations = dict(apps.get_model("frontier", "SiteStructure").objects.values_list("site__name", "iterations"))
         assert iterations == {"primer.rs": 3, "prazan.rs": 0}
     finally:
-        migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_every_app_to_its_latest()
