@@ -25,7 +25,7 @@ from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
 from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
-from crawlweb.services.site_language import decide_site_language, settle_sites_languages
+from crawlweb.services.site_language import decide_site_language, settle_sites_languages, stored_label
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
@@ -91,7 +91,7 @@ class SettledLanguages:
         decision = decide_site_language(self.crawl_id, page.site_id)
         label = decision.page_languages.get(str(page.pk))
         if label is not None:  # as settle_sites_languages stores it, so the page object reads the same
-            page.language, page.script = (label[0] or "")[:16], (label[1] or "")[:8]
+            page.language, page.script = stored_label(*label)
         self.sites.add(page.site_id)
         return page.language or None
 

@@ -90,6 +90,11 @@ def settled_sites(crawl_id: int) -> set[int]:
             if counts.get(site_id) == pages}
 
 
+def stored_label(language: str | None, script: str | None) -> tuple[str, str]:
+    """A page's (language, script) as Page's columns hold it."""
+    return (language or "")[:16], (script or "")[:8]
+
+
 def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
     """settle_site_languages for many sites in a handful of statements (scoring settles a batch of
     tiny sites at once). Only page labels that differ and SiteLanguage rows whose values changed are
@@ -102,7 +107,7 @@ def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
     by_label: dict[tuple[str, str], list[int]] = defaultdict(list)
     for decision in decisions.values():
         for key, (language, script) in decision.page_languages.items():
-            label = ((language or "")[:16], (script or "")[:8])  # as the columns hold it
+            label = stored_label(language, script)
             if stored_labels.get(int(key)) != label:  # as read: most pages are settled already
                 by_label[label].append(int(key))
     # As JSON reads them back (tuples become lists), so an unchanged decision compares equal.

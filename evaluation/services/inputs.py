@@ -113,12 +113,10 @@ def page_labels(crawl_id: int, site_ids) -> dict[int, list[tuple[str, str]]]:
 TEXT_FOR_CHECKS = 5000  # characters of a page's text the filter's transliteration check reads
 
 
-def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = False,
-              group: list[Site] | None = None) -> LoadedSite:
+def load_site(crawl_id: int, site: Site, max_sites: int, *, structure: bool = False) -> LoadedSite:
     """The site's pages as the pairing code sees them; ``structure`` also loads their tag
-    signatures (the STRAND check: pages keep their text and signature, not their HTML); ``group``:
-    its site_group when the caller has read it."""
-    group = group or site_group(crawl_id, site, max_sites)
+    signatures (the STRAND check: pages keep their text and signature, not their HTML)."""
+    group = site_group(crawl_id, site, max_sites)
     return load_sites(crawl_id, [group], structure=structure)[group[0].pk]
 
 
