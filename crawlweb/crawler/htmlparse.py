@@ -15,10 +15,11 @@ import lxml.etree
 import lxml.html
 
 from .formlinks import submitter_target
+from .fragments import INCLUDE_ATTRIBUTES, include_links
 from .page_chrome import is_chrome
 from .paramlinks import param_links, static_page_itself
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, handler_page_arguments,
-                          navigation_targets, own_script, same_site, script_links)
+                          language_codes, navigation_targets, own_script, same_site, script_links)
 from .urls import resolve_link
 
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "title", "svg", "math", "object",
@@ -105,6 +106,8 @@ class _Walker:
         self.script_chars = 0
         self.extra: list[ParsedLink] = []  # links with no place in the text flow
         self.script_sources = 0  # the site's own external scripts to read, at most MAX_PAGE_SCRIPTS
+        self.includes: list[str] = []  # files a script loads into an element (crawler.fragments)
+        self.handler_codes: list[str] = []  # language codes the page's event handlers pass
         self.link_count = 0  # links kept so far, of every kind (admit_link)
         self.dropped = 0
 
@@ -294,6 +297,11 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
     # speculative links from the page's inline scripts: their own bound, and the page's one cap too
     page.links.extend(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang, rel=SCRIPT_LINK_REL[found.how])
                       for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS) if walker.admit_link())
+    if walker.includes:  # the fragments a script fills the page with, in each language folder the page names
+        codes = list(dict.fromkeys(walker.handler_codes + language_codes("\n".join(walker.scripts))))
+        page.links.extend(ParsedLink(url=url, kind="script", hreflang=code, rel="script-include")
+                          for url, code in include_links(walker.includes, codes, base, MAX_SCRIPT_LINKS)
+                          if same_site(url, base) and walker.admit_link())
     page.links_dropped = walker.dropped
     return page
 
@@ -331,6 +339,12 @@ def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]
 def _start_element(tag: str, el, walker: _Walker, page: ParsedPage, base: str) -> None:
     if not page.runs_scripts and (tag == "script" or any(str(name).lower().startswith("on") for name in el.keys())):
         page.runs_scripts = True
+    for name in INCLUDE_ATTRIBUTES:
+        if el.get(name):
+            walker.includes.append(el.get(name))
+    for name in _EVENT_ATTRIBUTES:
+        if el.get(name):
+            walker.handler_codes += language_codes(el.get(name))
     if walker.link_count >= MAX_LINKS_PER_PAGE and tag in ("a", "area", "link", "frame", "iframe", "meta", "select"):
         walker.dropped += 1  # past the cap: skip resolving what would be dropped anyway
         return

@@ -69,3 +69,29 @@ def test_a_navigation_written_inside_a_string_names_its_page_not_the_outer_code(
     from crawlweb.crawler.scriptlinks import navigation_targets
     found = [link.url for link in navigation_targets(FESTIVAL_LIST, "http://festival.test/filmovi_eng.html")]
     assert found == ["http://festival.test/film_eng.html"]
+
+
+def _included(html: str, url: str = "http://skola.test/kurs/program.html") -> list[tuple[str, str]]:
+    return [(link.url, link.hreflang) for link in parse_html(html, url).links if link.rel == "script-include"]
+
+
+def test_an_include_attribute_names_its_file_in_each_language_folder_the_pages_buttons_name():
+    page = ("""<html><body><a href="" onclick="setCookie('language', 'sr', '365')">sr</a>"""
+            """<a href="" onclick="setCookie('language', 'en', '365')">en</a>"""
+            """<div w3-include-html="program.html"></div><footer data-include="/meni.html"></footer></body></html>""")
+    assert _included(page) == [
+        ("http://skola.test/kurs/program.html", ""), ("http://skola.test/kurs/sr/program.html", "sr"),
+        ("http://skola.test/kurs/en/program.html", "en"),
+        ("http://skola.test/meni.html", ""), ("http://skola.test/kurs/sr/meni.html", "sr"),
+        ("http://skola.test/kurs/en/meni.html", "en")]
+
+
+def test_without_language_codes_an_include_is_its_file_alone_and_never_another_sites():
+    page = ("""<html><body><button onclick="openMenu('main', 3)">Menu</button>"""
+            """<div w3-include-html="partials/nav.html"></div>"""
+            """<div w3-include-html="https://widgets.example.com/box.html"></div></body></html>""")
+    assert _included(page, "http://skola.test/") == [("http://skola.test/partials/nav.html", "")]
+
+
+def test_a_page_with_no_include_attribute_gets_no_include_link():
+    assert _included(GYM_SWITCH, "http://gym.test/") == []
