@@ -40,7 +40,8 @@ Keys of the last line (numbers only; -1 = not measured):
                      which no scoring can shorten
   db_kb_per_page     pg_database_size / pages stored (Page rows), KB
   bloat_ratio        largest table: on-disk heap+TOAST / live tuple bytes (pgstattuple)
-  worker_rss_mb      largest RSS of a worker's process tree over the crawl
+  worker_rss_mb      largest RSS of a worker's process tree over the crawl (each process's VmRSS summed; the
+                     tree's PSS, where the pages a forked child shares with its worker count once, is printed beside)
   lease_p95_ms_5m, dashboard_p95_ms_1m   the frontier-of-millions figures (at the sizes printed)
 """
 from __future__ import annotations
@@ -62,7 +63,7 @@ import redis  # noqa: E402
 
 from bench.crawl_throughput import Procs, admin, database_url, drop_database, reap, tail  # noqa: E402
 from bench.support import scale_measures as measures  # noqa: E402
-from bench.support.process_memory import tree_cpu_s, tree_rss_mb  # noqa: E402
+from bench.support.process_memory import tree_cpu_s, tree_pss_mb, tree_rss_mb  # noqa: E402
 from crawlweb.testweb import TestWebServer, generate_web  # noqa: E402
 
 PYTHON = sys.executable
@@ -112,6 +113,7 @@ class ScaleRun:
         self.samples: list[tuple[float, int]] = []      # (epoch, pages fetched)
         self.curve: list[str] = []
         self.rss: dict[int, list[float]] = {}           # worker number -> samples (MB)
+        self.pss: dict[int, list[float]] = {}           # the same, shared pages counted once (printed beside)
         self.scored_first_seen: dict[int, float] = {}   # site -> epoch first seen with a score row
         self.notes: list[str] = []
         # CPU seconds, load-independent where wall seconds are not (a shared machine): each worker's tree
@@ -187,6 +189,7 @@ class ScaleRun:
         self.workers = [self.procs.start([PYTHON, "manage.py", "rqworker", *self.queue_order(i)], self.env(),
                                          self.tmp / f"worker{i}.log") for i in range(WORKERS)]
         self.rss = {i: [] for i in range(WORKERS)}
+        self.pss = {i: [] for i in range(WORKERS)}
         self.ended = None
         queues = redis.Redis.from_url(REDIS_URL)
         bench_cpu_start = time.process_time()
@@ -202,6 +205,7 @@ class ScaleRun:
                     self.worker_cpu[number] = tree_cpu_s(proc.pid)
                     if pages:  # memory from the first page on: start-up apart
                         self.rss[number].append(tree_rss_mb(proc.pid))
+                        self.pss[number].append(tree_pss_mb(proc.pid))
             self.sample_backend_cpu()
             for site in measures.scored_site_ids(self.crawl_id):
                 self.scored_first_seen.setdefault(site, now)
@@ -418,7 +422,8 @@ def main() -> int:
         for number, values in run.rss.items():
             if values:
                 print(f"worker {number} RSS (with its page preparation process): first {values[0]:.0f} MB, "
-                      f"last {values[-1]:.0f} MB, max {max(values):.0f} MB over {len(values)} samples")
+                      f"last {values[-1]:.0f} MB, max {max(values):.0f} MB over {len(values)} samples; "
+                      f"PSS (pages the tree shares counted once) max {max(run.pss[number], default=-1):.0f} MB")
         kb_per_page, bloat_ratio = run.report_bytes()
         lease_p95, dashboard_p95 = (-1.0, -1.0) if args.no_bulk else run.bulk()
         print(f"total {time.time() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}; the bench process (the test "

@@ -11,6 +11,13 @@ def tree_rss_mb(pid: int) -> float:
     return _tree_values(pid, "VmRSS:", sum)
 
 
+def tree_pss_mb(pid: int) -> float:
+    """Pss of a process and its descendants together, in MB: each page they share (a forked child's
+    copy-on-write pages, shared libraries) counted once, in shares, where VmRSS counts it in each."""
+    return sum(int(line.split()[1]) / 1024 for current in _tree(pid)
+               for line in _read(f"/proc/{current}/smaps_rollup").splitlines() if line.startswith("Pss:"))
+
+
 def largest_peak_rss_mb(pid: int) -> float:
     """peak_rss_mb of bench/hardening.py, one definition for its three parts (the fault lab's workers, the
     hostile crawl, the fuzzer's crawl processes; issue 32 item 4): the largest VmHWM (a process's own peak resident size) among a process and its live descendants
