@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -137,18 +138,39 @@ def secret_key(name: str, store: Path) -> str:
         if len(value) < MIN_SECRET_KEY_LENGTH:
             raise SettingError(f"{name} is too short: use at least {MIN_SECRET_KEY_LENGTH} characters")
         return value
-    if store.exists():
-        try:
-            stored = store.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as error:
-            raise SettingError(f"cannot read {store}: {error}; delete it to have a new key generated, "
-                               f"or set {name}") from None
-        if len(stored) < MIN_SECRET_KEY_LENGTH:  # an emptied or truncated file
-            raise SettingError(f"{store} holds no usable key ({len(stored)} characters, at least "
-                               f"{MIN_SECRET_KEY_LENGTH} needed): delete it to have a new one generated, or set {name}")
-        return stored
+    if not store.exists():
+        generated = _create_key_once(store)
+        if generated is not None:
+            return generated
+    return _stored_key(name, store)
+
+
+def _stored_key(name: str, store: Path) -> str:
+    try:
+        stored = store.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingError(f"cannot read {store}: {error}; delete it to have a new key generated, "
+                           f"or set {name}") from None
+    if len(stored) < MIN_SECRET_KEY_LENGTH:  # an emptied or truncated file
+        raise SettingError(f"{store} holds no usable key ({len(stored)} characters, at least "
+                           f"{MIN_SECRET_KEY_LENGTH} needed): delete it to have a new one generated, or set {name}")
+    return stored
+
+
+def _create_key_once(store: Path) -> str | None:
+    """A new key written whole to a private file, then linked in as ``store`` only if no other process did
+    first: workers starting together must never read a half-written file nor each keep a key of its own.
+    None when another process won; its key is then the one to read."""
     store.parent.mkdir(parents=True, exist_ok=True)
     generated = secrets.token_urlsafe(50)
-    store.write_text(generated, encoding="utf-8")
-    store.chmod(0o600)
+    descriptor, draft = tempfile.mkstemp(dir=store.parent, prefix=f".{store.name}.")  # mode 0600
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(generated)
+        try:
+            os.link(draft, store)
+        except FileExistsError:
+            return None
+    finally:
+        os.unlink(draft)
     return generated

@@ -2,6 +2,7 @@
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,33 @@ def test_the_generated_secret_key_is_stable_across_starts(tmp_path, monkeypatch)
     first = secret_key("SECRET_KEY", tmp_path / "key")
     assert len(first) >= 50
     assert secret_key("SECRET_KEY", tmp_path / "key") == first
+
+
+# Each process sleeps until the same instant, then reads (or makes) the key: workers started together.
+START_TOGETHER = """
+import sys, time
+from pathlib import Path
+from crawlweb.env import secret_key
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+print(secret_key("SECRET_KEY", Path(sys.argv[1])))
+"""
+
+
+def test_processes_starting_together_without_a_key_all_get_the_one_key_stored(tmp_path):
+    environment = {key: value for key, value in os.environ.items() if key != "SECRET_KEY"}
+    store = tmp_path / "var" / "secret_key"
+    for attempt in range(5):  # several rounds: a race shows only sometimes
+        store.unlink(missing_ok=True)
+        start = f"{time.time() + 1.5:.3f}"
+        processes = [subprocess.Popen([sys.executable, "-c", START_TOGETHER, str(store), start], cwd=ROOT,
+                                      env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for _ in range(8)]
+        results = [process.communicate(timeout=60) for process in processes]
+        assert all(process.returncode == 0 for process in processes), [error for _, error in results]
+        keys = {output.strip() for output, _ in results}
+        assert keys == {store.read_text(encoding="utf-8")}, f"round {attempt}: {len(keys)} different keys"
+        assert oct(store.stat().st_mode & 0o777) == "0o600"
+    assert [path.name for path in store.parent.iterdir()] == ["secret_key"], "no draft file is left behind"
 
 
 def test_typed_readers_use_defaults_when_unset(monkeypatch):

@@ -162,6 +162,7 @@ def test_every_control_of_the_judging_flow_shows_where_the_keyboard_is(page, liv
     log_in(page, live_server, "ana")
     stops["labeling home"] = tab_through(page)
     page.click("text=Start")
+    page.wait_for_selector("#progress-count")  # the card has loaded: tabbing before would tab the old page
     stops["judging card"] = tab_through(page)
     press(page, "?", progress(page))
     page.wait_for_selector(".help-panel")
