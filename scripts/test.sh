@@ -2,10 +2,10 @@
 # The whole test suite, twice where it matters:
 #  1. against the real servers: PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) — every test;
 #  2. in the embedded mode: SQLite and in-process jobs — the tests that touch the database.
-# Without arguments each pass runs as shards side by side: the PostgreSQL pass as five, the
-# embedded pass as three (the SHARDS below). Shards share nothing: each has its own test database,
+# Without arguments each pass runs as shards side by side: the PostgreSQL pass as four, the
+# embedded pass as two (the SHARDS below). Shards share nothing: each has its own test database,
 # Redis database, VAR_DIR and free loopback ports. Most of their time is spent waiting on sockets
-# and politeness clocks, so eight at once on two cores take little longer than the longest alone.
+# and politeness clocks, so six at once on two cores take little longer than the longest alone.
 # With arguments (-k leasing, a path) each pass runs whole, once. Without, the docs site is built
 # first (mkdocs build --strict) and the floors are checked (lint-imports).
 set -uo pipefail
@@ -19,25 +19,22 @@ export VAR_DIR="${VAR_DIR:-$(pwd)/var/test}"
 export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:-} --durations=15"
 EMBEDDED_MARKS="django_db and not services"
 case "${TEST_REDIS_URL##*/}" in
-    [4-9] | 1[0-5]) ;;
-    *) echo "TEST_REDIS_URL=$TEST_REDIS_URL must end in a Redis database number from 4 to 15:" \
-            "the shards use it and the four below it" >&2
+    [3-9] | 1[0-5]) ;;
+    *) echo "TEST_REDIS_URL=$TEST_REDIS_URL must end in a Redis database number from 3 to 15:" \
+            "the shards use it and the three below it" >&2
        exit 2 ;;
 esac
 
 # A shard: a name, then its test directories; "rest" runs every test no other shard of its pass names.
-# Balanced by the time each directory took: the longest shard is the run's time (CI's 2-core machine
-# took 14 minutes for integration, faults and hardening together, so they are two shards now).
+# Balanced by the time each directory took (about 6 minutes of tests each on the 2-core machine).
 PG_SHARDS=(
     "browser-setup: tests/browser tests/crawl_setup tests/dashboard_live"
-    "integration: tests/integration"
-    "faults-hardening: tests/faults tests/hardening"
+    "integration-faults: tests/integration tests/faults tests/hardening"
     "discovery-evaluation: tests/discovery_integration tests/evaluation_integration"
     "rest: rest"
 )
 EMBEDDED_SHARDS=(
-    "browser: tests/browser"
-    "integration: tests/integration tests/crawl_setup tests/dashboard_live tests/hardening"
+    "browser-integration: tests/browser tests/integration tests/crawl_setup tests/dashboard_live tests/hardening"
     "rest: rest"
 )
 
