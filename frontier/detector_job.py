@@ -15,6 +15,7 @@ are collected from the configured providers and scheduled in the backlink queue.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.db import IntegrityError, transaction
@@ -81,8 +82,8 @@ class SettledLanguages:
     or Croatian is Serbian, and on a Croatian site a page that looked Serbian is not.
 
     Decided in memory as the detector reads pages (each fetch is one more page of the decision) and
-    stored once, before the verdict: storing the site's decision after every fetch was a fifth of
-    the detector's time."""
+    stored once for all the sites of a job, before their verdicts: storing a site's decision after
+    every fetch was a fifth of the detector's time."""
 
     def __init__(self, crawl_id: int):
         self.crawl_id, self.sites = crawl_id, set()
@@ -154,17 +155,28 @@ class DetectorFetches:
             out.append({**item, **extra})
         return out
 
-    def run_followups(self) -> None:
-        """What storing the pages calls for (placement, pairing, detection of other sites), once for all."""
+    @property
+    def step(self) -> StepResult:
+        """What storing the pages calls for (placement, pairing, detection of other sites), all in one."""
         step = StepResult(self.crawl.pk)
         for fetched in self.fetches.values():
             step.add(fetched.step)
-        run_followups(self.crawl, step)
+        return step
+
+
+@dataclass
+class Judged:
+    """One site's decision, made in memory: what its verdict row will hold and what its fetches stored."""
+    page: Page
+    bilingual: bool
+    evidence: dict
+    fetches: DetectorFetches
 
 
 class Detection:
-    """What every site of one detector job shares: the crawl, its strategy, the promoted Link Predictor
-    and the detector's threshold, each read once for the job."""
+    """What every site of one detector job shares: the crawl, its strategy, the promoted Link Predictor,
+    the detector's threshold, each read once for the job; and the sites' languages, decided as the job
+    reads their pages and stored once for all of them (``store``)."""
 
     def __init__(self, crawl: Crawl):
         self.crawl = crawl
@@ -172,14 +184,15 @@ class Detection:
         self.predictor = link_predictor()  # the promoted Link Predictor, else the shipped one
         self.min_likelihood = detector_min_likelihood(crawl.config, self.strategy.settings.min_likelihood)
         self.pair = (crawl.source_language, crawl.target_language)
+        self.languages = SettledLanguages(crawl.pk)
 
-    def decide(self, page: Page) -> SiteVerdict | None:
-        """Decide the page's site and store its verdict (None: another job stored one first)."""
+    def judge(self, page: Page) -> Judged:
+        """Decide the page's site from its links and the pages behind the best of them (fetched and
+        stored now, on the crawl's account); nothing of the decision is stored yet."""
         crawl, strategy, pair = self.crawl, self.strategy, self.pair
         predictor = RecordingPredictor(self.predictor)
-        languages = SettledLanguages(crawl.pk)
-        fetches = DetectorFetches(crawl, page, languages)
-        page_language = languages(page)
+        fetches = DetectorFetches(crawl, page, self.languages)
+        page_language = self.languages(page)
         from_scripts: list[LinkContext] = []
 
         def decide():
@@ -212,22 +225,56 @@ class Detection:
             evidence["render_hints"] = hints
         if fetches.budget_spent:
             evidence["budget_spent"] = True  # decided without the pages the budget had no room for
-        languages.store()  # before the follow-ups, which read the pages' languages
+        return Judged(page, verdict.bilingual, evidence, fetches)
+
+    def store(self, judged: list[Judged]) -> list[SiteVerdict]:
+        """The sites' languages, then their verdicts, then what their fetches call for, each once for the
+        job (per site, they were two fifths of the detector's time); then each bilingual site's backlinks
+        and held pages. A site another run of the job decided first keeps that verdict (not returned)."""
+        crawl, strategy = self.crawl, self.strategy
+        self.languages.store()  # before the follow-ups, which read the pages' languages
         crawl.refresh_from_db(fields=["pages_fetched"])
-        stored = None
+        # pages fetched when each was decided: the job's own downloads after it are not yet counted
+        later = 0
+        fetched_by_then = []
+        for item in reversed(judged):
+            fetched_by_then.append(crawl.pages_fetched - later)
+            later += item.fetches.downloaded
+        rows = [SiteVerdict(crawl=crawl, site_id=item.page.site_id, page=item.page, bilingual=item.bilingual,
+                            evidence=item.evidence, pages_downloaded=item.fetches.downloaded,
+                            pages_fetched_at_decision=at)
+                for item, at in zip(judged, reversed(fetched_by_then))]
+        stored = _create_verdicts(rows)
+        step = StepResult(crawl.pk)
+        for item in judged:
+            step.add(item.fetches.step)
+        run_followups(crawl, step)  # after the verdicts, so they do not ask for these sites' detection again
+        if strategy.back_and_forth:
+            for verdict in stored:
+                if verdict.bilingual:
+                    schedule_backlinks(crawl, strategy, verdict.page, verdict)
+                    hold_site_pages(crawl, verdict.site_id)  # its pages wait for the refill (strategies.refill)
+        return stored
+
+
+def _create_verdicts(rows: list[SiteVerdict]) -> list[SiteVerdict]:
+    """Insert the rows in one statement; when another run of the job stored one of them first, each
+    alone, so the others still are."""
+    try:
+        with transaction.atomic():
+            return SiteVerdict.objects.bulk_create(rows)
+    except IntegrityError:
+        pass
+    stored = []
+    for row in rows:
         try:
             with transaction.atomic():
-                stored = SiteVerdict.objects.create(crawl=crawl, site_id=page.site_id, page=page,
-                                                    bilingual=verdict.bilingual, evidence=evidence,
-                                                    pages_downloaded=fetches.downloaded,
-                                                    pages_fetched_at_decision=crawl.pages_fetched)
-        except IntegrityError:  # another run of the job decided first
-            pass
-        fetches.run_followups()  # after the verdict, so they do not ask for this site's detection again
-        if stored is not None and verdict.bilingual and strategy.back_and_forth:
-            schedule_backlinks(crawl, strategy, page, stored)
-            hold_site_pages(crawl, page.site_id)  # its pages wait for the refill (strategies.refill)
-        return stored
+                row.pk = None
+                row.save(force_insert=True)
+            stored.append(row)
+        except IntegrityError:  # another run of the job decided this site first
+            continue
+    return stored
 
 
 class DetectionFailed(Exception):
@@ -236,9 +283,9 @@ class DetectionFailed(Exception):
 
 def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
     """The detector job (queue "score"): the sites whose first HTML pages one crawl step stored, one
-    after the other (frontier.discovery_followup queues at most SITES_PER_DETECTOR_JOB per job). A site
-    already decided in this crawl is left alone; a site that fails is logged and the others are still
-    decided, then the job fails naming it."""
+    after the other (frontier.discovery_followup queues at most SITES_PER_DETECTOR_JOB per job), their
+    verdicts stored together. A site already decided in this crawl is left alone; a site whose decision
+    fails is logged and the others are still decided and stored, then the job fails naming it."""
     pages = list(Page.objects.filter(pk__in=page_ids, crawl_id=crawl_id).select_related("crawl").order_by("id"))
     decided = set(SiteVerdict.objects.filter(crawl_id=crawl_id, site_id__in={p.site_id for p in pages})
                   .values_list("site_id", flat=True))
@@ -249,16 +296,14 @@ def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
     if not first_of_site:
         return []
     detection = Detection(next(iter(first_of_site.values())).crawl)
-    verdicts, failed = [], []
+    judged, failed = [], []
     for page in first_of_site.values():
         try:
-            verdict = detection.decide(page)
+            judged.append(detection.judge(page))
         except Exception:
             log.exception("crawl %s: detecting the site of page %s failed", crawl_id, page.pk)
             failed.append(page.pk)
-            continue
-        if verdict is not None:
-            verdicts.append(verdict)
+    verdicts = detection.store(judged) if judged else []
     if failed:
         raise DetectionFailed(f"crawl {crawl_id}: the detector failed on the sites of pages {failed} "
                               f"({len(verdicts)} other sites decided)")

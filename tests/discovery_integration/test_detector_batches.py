@@ -47,3 +47,40 @@ def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
         job.perform()  # what a worker runs
     score.empty()
     assert dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual")) == before
+
+
+def test_a_job_stores_its_sites_verdicts_in_one_statement_and_decides_as_one_job_per_site_does(
+        settings, sync_jobs, through_test_web, crawl_settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from frontier.detector_job import detect_sites
+
+    homes = [next(iter(site["home_urls"].values())) for site in through_test_web.web.truth()["sites"]]
+    crawl = discovery_crawl(through_test_web, "cobfc", budget=30, seeds=homes[:12], detector={"render_pages": 0})
+    start_crawl(crawl)
+    crawl.refresh_from_db()
+    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    firsts = [Page.objects.filter(crawl=crawl, site_id=site, status_code=200, content_type="text/html")
+              .order_by("id").first().pk for site in SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", flat=True)]
+    assert len(firsts) >= 6, firsts
+    firsts = sorted(firsts)[:SITES_PER_DETECTOR_JOB]
+
+    def run(jobs: list[list[int]]):
+        SiteVerdict.objects.filter(crawl=crawl).delete()
+        with CaptureQueriesContext(connection) as queries:
+            for page_ids in jobs:
+                detect_sites(crawl.pk, page_ids)
+        inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "frontier_siteverdict"')]
+        rows = SiteVerdict.objects.filter(crawl=crawl).order_by("page_id")
+        return (len(queries.captured_queries), len(inserts),
+                [(v.site_id, v.bilingual, v.pages_downloaded, v.evidence["languages"]) for v in rows],
+                [v.pages_fetched_at_decision for v in rows])
+
+    alone_statements, alone_inserts, alone_verdicts, _ = run([[page_id] for page_id in firsts])
+    together_statements, together_inserts, together_verdicts, fetched_at = run([firsts])
+    assert together_verdicts == alone_verdicts and len(together_verdicts) == len(firsts)
+    assert (alone_inserts, together_inserts) == (len(firsts), 1)
+    assert together_statements < alone_statements, (together_statements, alone_statements)
+    crawl.refresh_from_db()
+    assert fetched_at == sorted(fetched_at) and fetched_at[-1] <= crawl.pages_fetched
