@@ -13,13 +13,19 @@ from tests.discovery_integration.conftest import discovery_crawl
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 
-def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
-        settings, sync_jobs, through_test_web, crawl_settings):
-    homes = [next(iter(site["home_urls"].values())) for site in through_test_web.web.truth()["sites"]]
-    crawl = discovery_crawl(through_test_web, "cobfc", budget=40, seeds=homes[:24], detector={"render_pages": 0})
+def finished_cobfc_crawl(web, budget: int, seeds: int) -> Crawl:
+    """A COBFC crawl of the test web's first ``seeds`` homes, run to its end (no page rendered)."""
+    homes = [next(iter(site["home_urls"].values())) for site in web.web.truth()["sites"]]
+    crawl = discovery_crawl(web, "cobfc", budget=budget, seeds=homes[:seeds], detector={"render_pages": 0})
     start_crawl(crawl)
     crawl.refresh_from_db()
     assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    return crawl
+
+
+def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
+        settings, sync_jobs, through_test_web, crawl_settings):
+    crawl = finished_cobfc_crawl(through_test_web, budget=40, seeds=24)
     before = dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual"))
     assert len(before) > SITES_PER_DETECTOR_JOB * 1.5, before  # enough sites for two jobs at least
 
@@ -56,11 +62,7 @@ def test_a_job_stores_its_sites_verdicts_in_one_statement_and_decides_as_one_job
 
     from frontier.detector_job import detect_sites
 
-    homes = [next(iter(site["home_urls"].values())) for site in through_test_web.web.truth()["sites"]]
-    crawl = discovery_crawl(through_test_web, "cobfc", budget=30, seeds=homes[:12], detector={"render_pages": 0})
-    start_crawl(crawl)
-    crawl.refresh_from_db()
-    assert crawl.state == Crawl.State.FINISHED, crawl.last_error
+    crawl = finished_cobfc_crawl(through_test_web, budget=30, seeds=12)
     firsts = [Page.objects.filter(crawl=crawl, site_id=site, status_code=200, content_type="text/html")
               .order_by("id").first().pk for site in SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", flat=True)]
     assert len(firsts) >= 6, firsts
