@@ -339,12 +339,12 @@ def _parameter_links(links: list[ParsedLink], page_url: str) -> list[ParsedLink]
 def _start_element(tag: str, el, walker: _Walker, page: ParsedPage, base: str) -> None:
     if not page.runs_scripts and (tag == "script" or any(str(name).lower().startswith("on") for name in el.keys())):
         page.runs_scripts = True
-    for name in INCLUDE_ATTRIBUTES:
-        if el.get(name):
+    for name in INCLUDE_ATTRIBUTES:  # a hostile page's millions of them: the first few are kept
+        if el.get(name) and len(walker.includes) < MAX_SCRIPT_LINKS:
             walker.includes.append(el.get(name))
     for name in _EVENT_ATTRIBUTES:
-        if el.get(name):
-            walker.handler_codes += language_codes(el.get(name))
+        if el.get(name) and len(walker.handler_codes) < MAX_SCRIPT_LINKS:
+            walker.handler_codes += [code for code in language_codes(el.get(name)) if code not in walker.handler_codes]
     if walker.link_count >= MAX_LINKS_PER_PAGE and tag in ("a", "area", "link", "frame", "iframe", "meta", "select"):
         walker.dropped += 1  # past the cap: skip resolving what would be dropped anyway
         return
