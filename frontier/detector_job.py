@@ -155,14 +155,6 @@ class DetectorFetches:
             out.append({**item, **extra})
         return out
 
-    @property
-    def step(self) -> StepResult:
-        """What storing the pages calls for (placement, pairing, detection of other sites), all in one."""
-        step = StepResult(self.crawl.pk)
-        for fetched in self.fetches.values():
-            step.add(fetched.step)
-        return step
-
 
 @dataclass
 class Judged:
@@ -234,20 +226,17 @@ class Detection:
         crawl, strategy = self.crawl, self.strategy
         self.languages.store()  # before the follow-ups, which read the pages' languages
         crawl.refresh_from_db(fields=["pages_fetched"])
-        # pages fetched when each was decided: the job's own downloads after it are not yet counted
-        later = 0
-        fetched_by_then = []
-        for item in reversed(judged):
-            fetched_by_then.append(crawl.pages_fetched - later)
-            later += item.fetches.downloaded
-        rows = [SiteVerdict(crawl=crawl, site_id=item.page.site_id, page=item.page, bilingual=item.bilingual,
-                            evidence=item.evidence, pages_downloaded=item.fetches.downloaded,
-                            pages_fetched_at_decision=at)
-                for item, at in zip(judged, reversed(fetched_by_then))]
-        stored = _create_verdicts(rows)
-        step = StepResult(crawl.pk)
+        # pages fetched when each was decided: the job's own downloads after it are not counted yet
+        fetched_by_then = crawl.pages_fetched - sum(item.fetches.downloaded for item in judged)
+        rows, step = [], StepResult(crawl.pk)  # step: what storing the fetched pages calls for, all in one
         for item in judged:
-            step.add(item.fetches.step)
+            fetched_by_then += item.fetches.downloaded
+            rows.append(SiteVerdict(crawl=crawl, site_id=item.page.site_id, page=item.page, bilingual=item.bilingual,
+                                    evidence=item.evidence, pages_downloaded=item.fetches.downloaded,
+                                    pages_fetched_at_decision=fetched_by_then))
+            for fetched in item.fetches.fetches.values():
+                step.add(fetched.step)
+        stored = _create_verdicts(rows)
         run_followups(crawl, step)  # after the verdicts, so they do not ask for these sites' detection again
         if strategy.back_and_forth:
             for verdict in stored:

@@ -14,8 +14,7 @@ def tree_rss_mb(pid: int) -> float:
 def tree_pss_mb(pid: int) -> float:
     """Pss of a process and its descendants together, in MB: each page they share (a forked child's
     copy-on-write pages, shared libraries) counted once, in shares, where VmRSS counts it in each."""
-    return sum(int(line.split()[1]) / 1024 for current in _tree(pid)
-               for line in _read(f"/proc/{current}/smaps_rollup").splitlines() if line.startswith("Pss:"))
+    return _tree_values(pid, "Pss:", sum, source="smaps_rollup")
 
 
 def largest_peak_rss_mb(pid: int) -> float:
@@ -27,9 +26,10 @@ def largest_peak_rss_mb(pid: int) -> float:
     return _tree_values(pid, "VmHWM:", lambda values: max(values, default=0.0))
 
 
-def _tree_values(pid: int, field: str, combine) -> float:
+def _tree_values(pid: int, field: str, combine, source: str = "status") -> float:
+    """``field`` (kB) of /proc/<pid>/<source> of the process and its descendants, in MB, combined."""
     return combine([int(line.split()[1]) / 1024 for current in _tree(pid)
-                    for line in _read(f"/proc/{current}/status").splitlines() if line.startswith(field)])
+                    for line in _read(f"/proc/{current}/{source}").splitlines() if line.startswith(field)])
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
