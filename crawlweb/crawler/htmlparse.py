@@ -107,7 +107,8 @@ class _Walker:
         self.extra: list[ParsedLink] = []  # links with no place in the text flow
         self.script_sources = 0  # the site's own external scripts to read, at most MAX_PAGE_SCRIPTS
         self.includes: list[str] = []  # files a script loads into an element (crawler.fragments)
-        self.handler_codes: list[str] = []  # language codes the page's event handlers pass
+        self.handlers: list[str] = []  # event handlers' code, read for language codes when the page includes files
+        self.handler_chars = 0
         self.link_count = 0  # links kept so far, of every kind (admit_link)
         self.dropped = 0
 
@@ -115,6 +116,11 @@ class _Walker:
         if code and self.script_chars < MAX_SCRIPT_CHARS:
             self.scripts.append(code)
             self.script_chars += len(code)
+
+    def add_handler(self, code: str) -> None:
+        if self.handler_chars < MAX_SCRIPT_CHARS:
+            self.handlers.append(code)
+            self.handler_chars += len(code)
 
     def add_text(self, text: str | None) -> None:
         if not text:
@@ -298,7 +304,7 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
     page.links.extend(ParsedLink(url=found.url, kind="script", hreflang=found.hreflang, rel=SCRIPT_LINK_REL[found.how])
                       for found in script_links(walker.scripts, base, MAX_SCRIPT_LINKS) if walker.admit_link())
     if walker.includes:  # the fragments a script fills the page with, in each language folder the page names
-        codes = list(dict.fromkeys(walker.handler_codes + language_codes("\n".join(walker.scripts))))
+        codes = language_codes("\n".join(walker.handlers + walker.scripts))[:MAX_SCRIPT_LINKS]
         page.links.extend(ParsedLink(url=url, kind="script", hreflang=code, rel="script-include")
                           for url, code in include_links(walker.includes, codes, base, MAX_SCRIPT_LINKS)
                           if same_site(url, base) and walker.admit_link())
@@ -343,8 +349,8 @@ def _start_element(tag: str, el, walker: _Walker, page: ParsedPage, base: str) -
         if el.get(name) and len(walker.includes) < MAX_SCRIPT_LINKS:
             walker.includes.append(el.get(name))
     for name in _EVENT_ATTRIBUTES:
-        if el.get(name) and len(walker.handler_codes) < MAX_SCRIPT_LINKS:
-            walker.handler_codes += [code for code in language_codes(el.get(name)) if code not in walker.handler_codes]
+        if el.get(name):
+            walker.add_handler(el.get(name))
     if walker.link_count >= MAX_LINKS_PER_PAGE and tag in ("a", "area", "link", "frame", "iframe", "meta", "select"):
         walker.dropped += 1  # past the cap: skip resolving what would be dropped anyway
         return
