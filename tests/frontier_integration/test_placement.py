@@ -254,3 +254,33 @@ def test_by_default_a_needle_of_the_pair_outranks_an_estimated_language():
     priority = dict(Target.objects.filter(crawl=crawl).values_list("url", "priority"))
     assert priority["http://www.primer.rs/en/galerija.html"] - priority["http://www.primer.rs/uredjaj.html"] == \
         pytest.approx(3.0), "Secondary and Primary alike (2 x 3), plus the needle's point (1 x 3)"
+
+
+def test_m03_places_again_each_sites_shallowest_pending_targets_in_statements_that_do_not_grow_with_sites():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    config = {"modules": {"M01": {}, "M03": {"max_site_targets": 2}}}
+    crawl = Crawl.objects.create(name="placement", page_budget=10, config=config)
+    hosts = [f"www.site{i}.rs" for i in range(6)]
+    first = []
+    for depth, path in ((3, "/c/deep.html"), (1, "/a.html"), (2, "/b/mid.html"), (1, "/z.html")):
+        first += add_targets(crawl, [Candidate(f"http://{host}{path}") for host in hosts],
+                             origin="forward", depth=depth).new_ids
+    place_targets(crawl.pk, first)
+    m03 = LayerPlacement.objects.filter(target_id__in=first, module="M03")
+    stamps = dict(m03.values_list("target__url", "placed_at"))
+
+    def place_one_new_target_in(some_hosts):
+        new = add_targets(crawl, [Candidate(f"http://{host}/new.html") for host in some_hosts],
+                          origin="forward", depth=1).new_ids
+        with CaptureQueriesContext(connection) as queries:
+            place_targets(crawl.pk, new)
+        return len(queries)
+
+    statements_for_two = place_one_new_target_in(hosts[:2])
+    again = dict(m03.values_list("target__url", "placed_at"))
+    replaced = sorted(url for url in again if again[url] > stamps[url])
+    assert replaced == [f"http://{host}{path}" for host in hosts[:2] for path in ("/a.html", "/z.html")], \
+        "each touched site's two shallowest pending Targets, no other"
+    assert place_one_new_target_in(hosts[2:]) == statements_for_two, "four sites take the statements of two"
