@@ -21,12 +21,14 @@ from urllib.parse import urlsplit
 from django.db import IntegrityError, transaction
 
 from crawlweb.crawler.urls import registrable_domain
-from crawlweb.models import Crawl, Page
+from crawlweb.language.site_variety import SiteVariety, site_variety
+from crawlweb.models import Crawl, Link, Page, Site
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
 from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
-from crawlweb.services.site_language import decide_site_language, settle_sites_languages, stored_label
+from crawlweb.services.site_language import (decide_site_language, observations_of_sites, settle_sites_languages,
+                                             stored_label)
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
@@ -62,18 +64,48 @@ class RecordingPredictor:
         return scores
 
 
-def link_contexts(page: Page) -> list[LinkContext]:
-    base = page.final_url or page.url
-    return [LinkContext(url=link.url_as_linked or link.target_url, anchor_text=link.anchor_text,
-                        text_around=link.text_around, img_alt=link.img_alt, img_src=link.img_src,
-                        page_url=base, hreflang=link.hreflang)
-            for link in page.links.filter(kind__in=DETECTOR_LINK_KINDS).order_by("id")]
+class PageLinks:
+    """The stored links of the pages a detector job reads, each page's read once: the job's input pages
+    in one query (``load``), a page fetched during the job when the detector first asks for its links.
+    A page whose links a render added is read again (``forget``)."""
 
+    FIELDS = ("page_id", "kind", "url_as_linked", "target_url", "anchor_text", "text_around", "img_alt", "img_src",
+              "hreflang", "out_of_site")
 
-def own_scripts(page: Page) -> list[str]:
-    """The page's own external scripts (kind "script-src"), at most DETECTOR_SCRIPTS, in page order."""
-    urls = page.links.filter(kind="script-src").order_by("id").values_list("target_url", flat=True)
-    return list(dict.fromkeys(urls))[:DETECTOR_SCRIPTS]
+    def __init__(self):
+        self.rows: dict[int, list[tuple]] = {}
+
+    def load(self, pages: list[Page]) -> None:
+        ids = [page.pk for page in pages if page.pk not in self.rows]
+        for page_id in ids:
+            self.rows[page_id] = []
+        for row in Link.objects.filter(page_id__in=ids).order_by("id").values_list(*self.FIELDS):
+            self.rows[row[0]].append(row)
+
+    def forget(self, page_id: int) -> None:
+        self.rows.pop(page_id, None)
+
+    def _of(self, page: Page) -> list[tuple]:
+        if page.pk not in self.rows:
+            self.load([page])
+        return self.rows[page.pk]
+
+    def contexts(self, page: Page) -> list[LinkContext]:
+        """The links the detector scores (DETECTOR_LINK_KINDS), in page order."""
+        base = page.final_url or page.url
+        return [LinkContext(url=as_linked or target, anchor_text=anchor, text_around=around, img_alt=alt,
+                            img_src=src, page_url=base, hreflang=hreflang)
+                for _page, kind, as_linked, target, anchor, around, alt, src, hreflang, _out in self._of(page)
+                if kind in DETECTOR_LINK_KINDS]
+
+    def own_scripts(self, page: Page) -> list[str]:
+        """The page's own external scripts (kind "script-src"), at most DETECTOR_SCRIPTS, in page order."""
+        urls = [row[3] for row in self._of(page) if row[1] == "script-src"]
+        return list(dict.fromkeys(urls))[:DETECTOR_SCRIPTS]
+
+    def kinds(self, page: Page) -> list[tuple[str, bool]]:
+        """(kind, out_of_site) of each of the page's links: what render_hints reads."""
+        return [(row[1], row[9]) for row in self._of(page)]
 
 
 class SettledLanguages:
@@ -87,9 +119,19 @@ class SettledLanguages:
 
     def __init__(self, crawl_id: int):
         self.crawl_id, self.sites = crawl_id, set()
+        self.decisions: dict[int, SiteVariety] = {}  # per site, from the pages stored when it was read
+
+    def load(self, site_ids) -> None:
+        """The decisions of many sites from one read of their pages (a job's sites before it judges them)."""
+        site_ids = set(site_ids)
+        names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
+        observed = observations_of_sites(self.crawl_id, site_ids)
+        self.decisions.update({site_id: site_variety(name, observed.get(site_id, {})) for site_id, name in names.items()})
 
     def __call__(self, page: Page) -> str | None:
-        decision = decide_site_language(self.crawl_id, page.site_id)
+        decision = self.decisions.get(page.site_id)
+        if decision is None or str(page.pk) not in decision.page_languages:  # a page stored since: read again
+            decision = self.decisions[page.site_id] = decide_site_language(self.crawl_id, page.site_id)
         label = decision.page_languages.get(str(page.pk))
         if label is not None:  # as settle_sites_languages stores it, so the page object reads the same
             page.language, page.script = stored_label(*label)
@@ -104,15 +146,15 @@ class SettledLanguages:
 class DetectorFetches:
     """fetch_language(url) for the detector: the page's language, fetched on the crawl's account."""
 
-    def __init__(self, crawl: Crawl, page: Page, languages: SettledLanguages):
-        self.crawl, self.page, self.languages = crawl, page, languages
-        self.depth = (Target.objects.filter(crawl=crawl, page=page).values_list("depth", flat=True).first() or 0) + 1
+    def __init__(self, crawl: Crawl, page: Page, languages: SettledLanguages, links: PageLinks, depth: int):
+        """``depth``: the depth of the Targets its fetches add (the page's own, plus one)."""
+        self.crawl, self.page, self.languages, self.links, self.depth = crawl, page, languages, links, depth
         self.fetches: dict[str, PoliteFetch] = {}
 
     def links_of(self, url: str) -> list[LinkContext]:
         """The links of a page the detector read (a gateway's target, a switch's other side)."""
         fetched = self.fetches.get(url)
-        return link_contexts(fetched.page) if fetched is not None and fetched.page is not None else []
+        return self.links.contexts(fetched.page) if fetched is not None and fetched.page is not None else []
 
     def __call__(self, url: str) -> str | None:
         known = self.fetches.get(url)
@@ -133,7 +175,7 @@ class DetectorFetches:
                                           depth=self.depth)
                 self.fetches[url] = fetched
             if fetched.page is not None:
-                links += link_contexts(fetched.page)
+                links += self.links.contexts(fetched.page)
         return links
 
     @property
@@ -177,31 +219,42 @@ class Detection:
         self.min_likelihood = detector_min_likelihood(crawl.config, self.strategy.settings.min_likelihood)
         self.pair = (crawl.source_language, crawl.target_language)
         self.languages = SettledLanguages(crawl.pk)
+        self.links = PageLinks()
+        self.depths: dict[int, int] = {}  # the input pages' depths
+
+    def load(self, pages: list[Page]) -> None:
+        """What judging the pages reads, for all of them at once: their links, their Targets' depths, their
+        sites' language decisions (one query each, not a handful per site)."""
+        self.links.load(pages)
+        self.languages.load(page.site_id for page in pages)
+        for page_id, depth in (Target.objects.filter(crawl=self.crawl, page__in=pages).order_by("-id")
+                               .values_list("page_id", "depth")):
+            self.depths[page_id] = depth  # the page's first Target's, as read last
 
     def judge(self, page: Page) -> Judged:
         """Decide the page's site from its links and the pages behind the best of them (fetched and
         stored now, on the crawl's account); nothing of the decision is stored yet."""
         crawl, strategy, pair = self.crawl, self.strategy, self.pair
         predictor = RecordingPredictor(self.predictor)
-        fetches = DetectorFetches(crawl, page, self.languages)
+        fetches = DetectorFetches(crawl, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
         page_language = self.languages(page)
         from_scripts: list[LinkContext] = []
 
         def decide():
             return detect_bilingual(
-                page.final_url or page.url, page_language, link_contexts(page) + from_scripts, predictor,
+                page.final_url or page.url, page_language, self.links.contexts(page) + from_scripts, predictor,
                 fetches, min_likelihood=self.min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
                 follow=fetches.links_of)
 
         verdict = decide()
-        scripts = [] if verdict.bilingual else own_scripts(page)
+        scripts = [] if verdict.bilingual else self.links.own_scripts(page)
         if scripts:
             from_scripts += fetches.script_links(scripts)
             if from_scripts:
                 verdict = decide()
         hints, rendered = [], []
         if not verdict.bilingual:
-            hints = render_hints(page_language, pair, page.links.values_list("kind", "out_of_site"), page.runs_scripts)
+            hints = render_hints(page_language, pair, self.links.kinds(page), page.runs_scripts)
             if hints:
                 verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
                                                       pair, verdict, fetches, decide)
@@ -285,6 +338,7 @@ def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
     if not first_of_site:
         return []
     detection = Detection(next(iter(first_of_site.values())).crawl)
+    detection.load(list(first_of_site.values()))
     judged, failed = [], []
     for page in first_of_site.values():
         try:
@@ -320,6 +374,7 @@ def render_and_decide(crawl: Crawl, budget: int, page: Page, pair: tuple[str, st
             outcome = render_page_links(crawl, current, renderer)
             outcomes.append(outcome)
             if outcome.links_added:
+                fetches.links.forget(current.pk)  # its rendered links are stored now
                 verdict = decide()
                 if verdict.bilingual:
                     break

@@ -55,7 +55,7 @@ def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
     assert dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual")) == before
 
 
-def test_a_job_stores_its_sites_verdicts_in_one_statement_and_decides_as_one_job_per_site_does(
+def test_a_job_reads_its_pages_links_and_stores_its_verdicts_in_one_statement_each_and_decides_as_one_job_per_site_does(
         settings, sync_jobs, through_test_web, crawl_settings):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -73,16 +73,20 @@ def test_a_job_stores_its_sites_verdicts_in_one_statement_and_decides_as_one_job
         with CaptureQueriesContext(connection) as queries:
             for page_ids in jobs:
                 detect_sites(crawl.pk, page_ids)
-        inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "frontier_siteverdict"')]
+        sql = [q["sql"] for q in queries.captured_queries]
+        inserts = [q for q in sql if q.startswith('INSERT INTO "frontier_siteverdict"')]
+        link_reads = [q for q in sql if q.startswith("SELECT") and 'FROM "crawlweb_link"' in q]
         rows = SiteVerdict.objects.filter(crawl=crawl).order_by("page_id")
-        return (len(queries.captured_queries), len(inserts),
+        return (len(sql), (len(inserts), len(link_reads)),
                 [(v.site_id, v.bilingual, v.pages_downloaded, v.evidence["languages"]) for v in rows],
                 [v.pages_fetched_at_decision for v in rows])
 
-    alone_statements, alone_inserts, alone_verdicts, _ = run([[page_id] for page_id in firsts])
-    together_statements, together_inserts, together_verdicts, fetched_at = run([firsts])
+    alone_statements, (alone_inserts, alone_link_reads), alone_verdicts, _ = run([[page_id] for page_id in firsts])
+    together_statements, (together_inserts, together_link_reads), together_verdicts, fetched_at = run([firsts])
     assert together_verdicts == alone_verdicts and len(together_verdicts) == len(firsts)
     assert (alone_inserts, together_inserts) == (len(firsts), 1)
+    # the input pages' links in one read for the job (the pages the detector follows are read as it gets there)
+    assert together_link_reads == alone_link_reads - (len(firsts) - 1), (together_link_reads, alone_link_reads)
     assert together_statements < alone_statements, (together_statements, alone_statements)
     crawl.refresh_from_db()
     assert fetched_at == sorted(fetched_at) and fetched_at[-1] <= crawl.pages_fetched
