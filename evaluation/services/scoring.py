@@ -30,7 +30,7 @@ from evaluation.services import one_language
 from evaluation.services import pairs as pair_service
 from evaluation.services.claims import sites_with_a_job_queued
 from evaluation.services.config import PairsSettings, crawl_languages
-from evaluation.services.global_patterns import forget_site_rows, global_patterns
+from evaluation.services.global_patterns import GlobalPatternView, forget_site_rows
 from evaluation.services.inputs import canonical_site_ids, crawl_sites, groups_of, load_site, load_sites
 from evaluation.services.patterns import (
     refresh_global_patterns,
@@ -92,11 +92,13 @@ def _retire(crawl_id: int, members) -> None:
 
 
 def _mine_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings, languages,
-                settled: set[int] = frozenset(), groups: dict[int, list[Site]] | None = None) -> list[tuple]:
+                settled: set[int] = frozenset(), groups: dict[int, list[Site]] | None = None,
+                before_storing: Callable[[list], None] | None = None) -> list[tuple]:
     """Settle, load and mine the sites' pairing groups (each once) and store their patterns: the full
     path's first half, for many sites in a few statements. Returns (loaded, mined) of each group, mined
     None for a group without a pairable page. ``settled``: sites whose languages need no settling
-    again; ``groups``: pairing groups the caller has read."""
+    again; ``groups``: pairing groups the caller has read; ``before_storing``: called with the mined
+    patterns before they are stored."""
     groups = dict(groups or {})
     missing = [site_id for site_id in site_ids if site_id not in groups]
     if missing:
@@ -117,6 +119,8 @@ def _mine_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings, language
     _retire(crawl_id, [member for group in unique.values() for member in group[1:]])
     out = [(loaded, _mined(loaded, languages)) for loaded in (loaded_of[key] for key in unique)]
     stored = [(loaded, mined) for loaded, mined in out if mined is not None]
+    if before_storing is not None:
+        before_storing([mined for _, mined in stored])
     if stored:
         store_sites_patterns(crawl_id, stored, languages)
     return out
@@ -174,8 +178,16 @@ class JobReads:
         return check_languages(crawl_languages(Crawl.objects.get(pk=self.crawl_id)))
 
     @cached_property
-    def patterns(self) -> dict:
-        return global_patterns(self.crawl_id)
+    def patterns(self) -> GlobalPatternView:
+        """The top global rows and the conventions' now; each site's own patterns' rows as ``want``
+        asks for them (before the site's own contribution is stored: a site is judged by the others)."""
+        view = GlobalPatternView(self.crawl_id, top=max(self.cfg.filter_top_n, self.cfg.deep_top_n))
+        view.want(self.conventions)
+        return view
+
+    def want_patterns(self, mined_sites) -> None:
+        """The global rows of these mined sites' patterns, read into ``patterns``."""
+        self.patterns.want(key for mined in mined_sites if mined is not None for key in mined.patterns)
 
     @cached_property
     def conventions(self) -> set:
@@ -207,7 +219,7 @@ def _score_full_path(crawl_id: int, site_ids: list[int], cfg: PairsSettings, rea
     groups and settled their languages (a bilingual site alone: most of them)."""
     mined_sites = _mine_sites(crawl_id, site_ids, cfg, reads.languages,
                               batch.settled if batch is not None else frozenset(),
-                              batch.groups if batch is not None else None)
+                              batch.groups if batch is not None else None, before_storing=reads.want_patterns)
     for loaded, _ in mined_sites:
         summary.groups[loaded.site.pk] = [member.pk for member in loaded.group]
     _pair_sites(crawl_id, mined_sites, reads.patterns, reads.domains, reads.conventions, cfg, reads.languages,
@@ -257,6 +269,7 @@ def score_sites(crawl_id: int, site_ids: list[int], cfg: PairsSettings | None = 
     try:
         batch = one_language.prepare(crawl_id, site_ids, cfg, languages)
         domains = reads.domains({loaded.domain for loaded, _ in batch.sites.values()})
+        reads.want_patterns(mined for _, mined in batch.sites.values())
         one_language.guess(batch, reads.patterns, domains, reads.conventions)
         summary.count_one_language(batch)
         full_path = batch.full_path
