@@ -235,6 +235,8 @@ class Detection:
         """Decide the page's site from its links and the pages behind the best of them (fetched and
         stored now, on the crawl's account); nothing of the decision is stored yet."""
         crawl, strategy, pair = self.crawl, self.strategy, self.pair
+        if page.pk not in self.links.rows:  # judged without ``load`` (a caller of one page)
+            self.load([page])
         predictor = RecordingPredictor(self.predictor)
         fetches = DetectorFetches(crawl, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
         page_language = self.languages(page)
