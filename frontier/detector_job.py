@@ -21,13 +21,13 @@ from urllib.parse import urlsplit
 from django.db import IntegrityError, transaction
 
 from crawlweb.crawler.urls import registrable_domain
-from crawlweb.language.site_variety import SiteVariety, site_variety
-from crawlweb.models import Crawl, Link, Page, Site
+from crawlweb.language.site_variety import SiteVariety
+from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
 from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
-from crawlweb.services.site_language import (decide_site_language, observations_of_sites, settle_sites_languages,
+from crawlweb.services.site_language import (decide_site_language, decide_sites_languages, settle_sites_languages,
                                              stored_label)
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.backlinks.factory import collect_backlinks, providers_for
@@ -123,10 +123,7 @@ class SettledLanguages:
 
     def load(self, site_ids) -> None:
         """The decisions of many sites from one read of their pages (a job's sites before it judges them)."""
-        site_ids = set(site_ids)
-        names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
-        observed = observations_of_sites(self.crawl_id, site_ids)
-        self.decisions.update({site_id: site_variety(name, observed.get(site_id, {})) for site_id, name in names.items()})
+        self.decisions.update(decide_sites_languages(self.crawl_id, site_ids))
 
     def __call__(self, page: Page) -> str | None:
         decision = self.decisions.get(page.site_id)

@@ -72,6 +72,17 @@ def decide_site_language(crawl_id: int, site_id: int) -> SiteVariety:
     return site_variety(site.name, site_observations(crawl_id, site_id))
 
 
+def decide_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
+    """decide_site_language for many sites from one read of their pages (a site that does not exist is left out)."""
+    site_ids = set(site_ids)
+    return _decisions(crawl_id, site_ids, observations_of_sites(crawl_id, site_ids))
+
+
+def _decisions(crawl_id: int, site_ids, observed: dict[int, dict[str, dict]]) -> dict[int, SiteVariety]:
+    names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
+    return {site_id: site_variety(names[site_id], observed.get(site_id, {})) for site_id in site_ids if site_id in names}
+
+
 def settle_site_languages(crawl_id: int, site_id: int) -> SiteVariety:
     """Decide the site's variety and store it: corrected page labels and the SiteLanguage row."""
     decisions = settle_sites_languages(crawl_id, [site_id])
@@ -100,10 +111,8 @@ def settle_sites_languages(crawl_id: int, site_ids) -> dict[int, SiteVariety]:
     tiny sites at once). Only page labels that differ and SiteLanguage rows whose values changed are
     written: a re-run writes nothing."""
     site_ids = sorted(set(site_ids))
-    names = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "name"))
     observed, stored_labels = _observations_and_labels(crawl_id, site_ids)
-    decisions = {site_id: site_variety(names[site_id], observed.get(site_id, {})) for site_id in site_ids
-                 if site_id in names}
+    decisions = _decisions(crawl_id, site_ids, observed)
     by_label: dict[tuple[str, str], list[int]] = defaultdict(list)
     for decision in decisions.values():
         for key, (language, script) in decision.page_languages.items():
