@@ -33,9 +33,13 @@ from frontier.discovery_settings import DiscoverySettings
 
 log = logging.getLogger(__name__)
 MODULE = "NB"  # LayerPlacement.module of the link classifiers
-# (row id, created_at) -> the model, or None when its data was refused. The time is part of the key because
-# an id can come back after a rollback (SQLite reuses it), and a refused row must not hide its successor.
-_loaded: dict[tuple, LinkClassifier | None] = {}
+# (crawl id, kind) -> ((row id, created_at), the model or None when its data was refused): only the
+# latest model of each queue is kept, since a crawl retrains every learning interval and a superseded
+# model (its vectorizer's vocabulary, its word cache) is never read again; keeping up to 64 of them made
+# a worker's memory grow with the crawl. The time is part of the row's key because an id can come back
+# after a rollback (SQLite reuses it), and a refused row must not hide its successor.
+_loaded: dict[tuple[int, str], tuple[tuple, LinkClassifier | None]] = {}
+MAX_LOADED = 16  # queues of crawls running at once in one worker; more is a worker serving many crawls
 
 
 def neighborhood(candidate) -> LinkNeighborhood:
@@ -63,16 +67,9 @@ class ClassifierSet:
                    .values_list("id", "created_at").first())
             if row is None:
                 continue
-            if row not in _loaded:  # load each stored model once per process, not once per page
-                if len(_loaded) > 64:
-                    _loaded.clear()
-                try:
-                    _loaded[row] = LinkClassifier.from_bytes(ClassifierModel.objects.get(pk=row[0]).bytes)
-                except ModelBytesError as exc:  # e.g. a pickle stored by an older version: never loaded
-                    log.error("crawl %s: %s classifier #%s refused: %s", crawl.pk, kind, row[0], exc)
-                    _loaded[row] = None  # said once; the queue goes on without it until the next one is trained
-            if _loaded[row] is not None:
-                models[kind] = _loaded[row]
+            model = _latest_loaded(crawl.pk, kind, row)
+            if model is not None:
+                models[kind] = model
         return cls(models, settings)
 
     def priorities(self, kind: str, candidates) -> list[float]:
@@ -82,6 +79,23 @@ class ClassifierSet:
             return [0.0 for _ in candidates]
         probabilities = model.predict_proba([neighborhood(c) for c in candidates])
         return [placement(p, self.settings)[1] for p in probabilities]
+
+
+def _latest_loaded(crawl_id: int, kind: str, row: tuple) -> LinkClassifier | None:
+    """The model of ``row``, loaded once per process (not once per page); it replaces the queue's older one."""
+    key = (crawl_id, kind)
+    held = _loaded.get(key)
+    if held is not None and held[0] == row:
+        return held[1]
+    if key not in _loaded and len(_loaded) >= MAX_LOADED:
+        _loaded.clear()
+    try:
+        model = LinkClassifier.from_bytes(ClassifierModel.objects.get(pk=row[0]).bytes)
+    except ModelBytesError as exc:  # e.g. a pickle stored by an older version: never loaded
+        log.error("crawl %s: %s classifier #%s refused: %s", crawl_id, kind, row[0], exc)
+        model = None  # said once; the queue goes on without it until the next one is trained
+    _loaded[key] = (row, model)
+    return model
 
 
 def _bilingual_sites(crawl) -> tuple[set[int], set[int]]:

@@ -21,6 +21,7 @@ from crawlweb.language.dictionaries import MissingDictionary, spell_checker
 
 log = logging.getLogger(__name__)
 
+WORD_CACHE_SIZE = 100_000  # stems a Normalizer remembers (words repeat across a site's links)
 STOPWORD_DIR = Path(__file__).with_name("data") / "stopwords"
 SNOWBALL_NAMES = {
     "en": "english", "sr": "serbian", "hr": "serbian", "bs": "serbian", "es": "spanish",
@@ -77,6 +78,8 @@ class Normalizer:
                 continue
             stem = self._cache.get(token)
             if stem is None:
+                if len(self._cache) >= WORD_CACHE_SIZE:  # a national web's vocabulary has no end
+                    self._cache.clear()
                 stem = self._cache[token] = self.stem(token)
             if stem not in self._stop:
                 out.append(stem)
