@@ -63,7 +63,7 @@ import redis  # noqa: E402
 
 from bench.crawl_throughput import Procs, admin, database_url, drop_database, reap, tail  # noqa: E402
 from bench.support import scale_measures as measures  # noqa: E402
-from bench.support.process_memory import tree_cpu_s, tree_pss_mb, tree_rss_mb  # noqa: E402
+from bench.support.process_memory import process_rss_mb, tree_cpu_s, tree_pss_mb, tree_rss_mb  # noqa: E402
 from crawlweb.testweb import TestWebServer, generate_web  # noqa: E402
 
 PYTHON = sys.executable
@@ -114,6 +114,7 @@ class ScaleRun:
         self.curve: list[str] = []
         self.rss: dict[int, list[float]] = {}           # worker number -> samples (MB)
         self.pss: dict[int, list[float]] = {}           # the same, shared pages counted once (printed beside)
+        self.own_rss: dict[int, list[float]] = {}       # the worker's process alone (its preparation process apart)
         self.scored_first_seen: dict[int, float] = {}   # site -> epoch first seen with a score row
         self.notes: list[str] = []
         # CPU seconds, load-independent where wall seconds are not (a shared machine): each worker's tree
@@ -190,6 +191,7 @@ class ScaleRun:
                                          self.tmp / f"worker{i}.log") for i in range(WORKERS)]
         self.rss = {i: [] for i in range(WORKERS)}
         self.pss = {i: [] for i in range(WORKERS)}
+        self.own_rss = {i: [] for i in range(WORKERS)}  # the worker's process alone, without its preparation process
         self.ended = None
         queues = redis.Redis.from_url(REDIS_URL)
         bench_cpu_start = time.process_time()
@@ -206,6 +208,7 @@ class ScaleRun:
                     if pages:  # memory from the first page on: start-up apart
                         self.rss[number].append(tree_rss_mb(proc.pid))
                         self.pss[number].append(tree_pss_mb(proc.pid))
+                        self.own_rss[number].append(process_rss_mb(proc.pid))
             self.sample_backend_cpu()
             for site in measures.scored_site_ids(self.crawl_id):
                 self.scored_first_seen.setdefault(site, now)
@@ -423,7 +426,9 @@ def main() -> int:
             if values:
                 print(f"worker {number} RSS (with its page preparation process): first {values[0]:.0f} MB, "
                       f"last {values[-1]:.0f} MB, max {max(values):.0f} MB over {len(values)} samples; "
-                      f"PSS (pages the tree shares counted once) max {max(run.pss[number], default=-1):.0f} MB")
+                      f"PSS (pages the tree shares counted once) max {max(run.pss[number], default=-1):.0f} MB; "
+                      f"the worker's process alone: first {run.own_rss[number][0]:.0f} MB, "
+                      f"last {run.own_rss[number][-1]:.0f} MB")
         kb_per_page, bloat_ratio = run.report_bytes()
         lease_p95, dashboard_p95 = (-1.0, -1.0) if args.no_bulk else run.bulk()
         print(f"total {time.time() - t0:.0f} s; load average {os.getloadavg()[0]:.1f}; the bench process (the test "

@@ -11,6 +11,12 @@ def tree_rss_mb(pid: int) -> float:
     return _tree_values(pid, "VmRSS:", sum)
 
 
+def process_rss_mb(pid: int) -> float:
+    """VmRSS of the process alone, in MB (0 for a process already gone): a worker without its helpers."""
+    return sum(int(line.split()[1]) / 1024 for line in _read(f"/proc/{pid}/status").splitlines()
+               if line.startswith("VmRSS:"))
+
+
 def tree_pss_mb(pid: int) -> float:
     """Pss of a process and its descendants together, in MB: each page they share (a forked child's
     copy-on-write pages, shared libraries) counted once, in shares, where VmRSS counts it in each."""
