@@ -271,7 +271,7 @@ def bcms_markers(tokens: list[str], text_lower: str, *, folded: bool = False) ->
     return evidence
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=50_000)  # words repeat (Zipf): 50,000 hold the common ones; 200,000 held ~40 MB
 def classify_word(word: str, folded: bool = False) -> tuple[str, str, dict, float] | None:
     """(form, group, profile, weight) of the marker a word is, or None; memoised because
     words repeat across pages. Word lists first, then the productive suffix rules."""

@@ -35,6 +35,9 @@ from pathlib import Path
 from crawlweb.language.transliterate import cyrillic_to_latin
 
 STEM_LETTERS = 5
+# Words a per-word cache holds (here and in sentence_alignment): words repeat as Zipf says, so 20,000 hold
+# the common ones; 100,000 per cache held ~17 MB each in a score worker over a long crawl's vocabulary.
+WORD_CACHE_SIZE = 20_000
 # One ending is taken off first, so that short inflected words meet (reka, reku; soba, sobom; price, prices).
 ENDINGS = ("ama", "ima", "om", "em", "og", "oj", "ih", "im", "es", "a", "e", "i", "o", "u", "s")
 WORD = re.compile(r"[^\W\d_]{4,}")  # shorter words are mostly function words
@@ -48,7 +51,7 @@ class LexiconError(ValueError):
     """A dictionary file is missing or not in the dictd format."""
 
 
-@functools.lru_cache(maxsize=100_000)  # a site's pages repeat their words; a dictionary is read once per process
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)  # a site's pages repeat their words; a dictionary is read once per process
 def stem(word: str) -> str:
     """The fold every word goes through before it is compared (see the module's docstring)."""
     folded = cyrillic_to_latin(word.casefold()).replace("đ", "dj").replace("ije", "e").replace("je", "e")

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from crawlweb.language.transliterate import cyrillic_to_latin
-from evaluation.bodies.lexicon import Lexicon, stem
+from evaluation.bodies.lexicon import WORD_CACHE_SIZE, Lexicon, stem
 
 MAX_UNITS = 300  # units aligned per body (the program is MAX_UNITS² cells, a few numpy rows each)
 MIN_EVIDENCE = 0.35  # a bead whose weighed evidence is under this counts against its chain
@@ -86,7 +86,7 @@ class Alignment:
     linked: int = 0  # beads linked by words or anchors (not only by length)
 
 
-@functools.lru_cache(maxsize=100_000)
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)
 def fold(word: str) -> str:
     """Latin letters without diacritics, lower case ("Земун" → "zemun", "Šabac" → "sabac")."""
     text = cyrillic_to_latin(word.casefold()).replace("đ", "dj")
@@ -97,7 +97,7 @@ _COGNATE_SPELLING = (("ph", "f"), ("th", "t"), ("ch", "k"), ("ck", "k"), ("qu", 
                      ("y", "i"), ("c", "k"), ("z", "s"), ("dj", "d"), ("j", "i"))
 
 
-@functools.lru_cache(maxsize=100_000)  # a site's pages repeat their words
+@functools.lru_cache(maxsize=WORD_CACHE_SIZE)  # a site's pages repeat their words
 def cognate_key(word: str) -> str | None:
     """The first COGNATE_LETTERS letters of a word of more than COGNATE_LETTERS letters, spelling folded
     alike in both languages ("kompanija", "company" → "komp"; "fotografija", "photography" → "foto";
