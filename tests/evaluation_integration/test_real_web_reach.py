@@ -55,9 +55,16 @@ def crawled(real_web, settings, crawl_settings, empty_queues, monkeypatch):
     fetcher_for.cache_clear()
 
 
-def test_pages_named_only_in_a_login_redirect_are_crawled_as_param_links(crawled):
-    crawl, _site = crawled
+def test_pages_named_only_in_a_query_or_a_script_are_crawled_said_how_and_paired(crawled):
+    # One crawl for the three checks: each crawl of the site takes ~20 s, and each check reads its result only.
+    crawl, site = crawled
     stored = set(Page.objects.filter(crawl=crawl).values_list("url", flat=True))
+    _pages_named_only_in_a_login_redirect_are_crawled_as_param_links(crawl, stored)
+    _pages_a_script_opens_with_a_query_are_crawled_without_it(stored)
+    _the_pages_found_so_are_paired_with_their_serbian_pages(crawl, site)
+
+
+def _pages_named_only_in_a_login_redirect_are_crawled_as_param_links(crawl, stored):
     for page in ("sfured_en.html", "sfalgoritam_en.html", "sfured_sr.html", "sfalgoritam_sr.html"):
         assert f"http://{SFT21}/{page}" in stored, page
     carried = Link.objects.filter(page__crawl=crawl, kind="param", target_url=f"http://{SFT21}/sfalgoritam_en.html")
@@ -66,15 +73,12 @@ def test_pages_named_only_in_a_login_redirect_are_crawled_as_param_links(crawled
     assert Link.objects.filter(page=page, kind="a", target_url__contains="redirect=sfalgoritam_en.html").exists()
 
 
-def test_pages_a_script_opens_with_a_query_are_crawled_without_it(crawled):
-    crawl, _site = crawled
-    stored = set(Page.objects.filter(crawl=crawl).values_list("url", flat=True))
+def _pages_a_script_opens_with_a_query_are_crawled_without_it(stored):
     assert f"http://{SFT21}/prva_kartica_en.html" in stored and f"http://{SFT21}/userdata_en.html" in stored
     assert not [u for u in stored if "guardian=" in u], "one page, not one per guardian code"
 
 
-def test_the_pages_found_so_are_paired_with_their_serbian_pages(crawled):
-    crawl, site = crawled
+def _the_pages_found_so_are_paired_with_their_serbian_pages(crawl, site):
     kept = {frozenset((p.source_url, p.target_url)) for p in CandidatePair.objects.filter(crawl=crawl, kept=True)}
     truth = {frozenset(pair) for pair in site["parallel_pairs"]}
     for name in ("sfured", "sfalgoritam"):
