@@ -241,7 +241,6 @@ def bcms_markers(tokens: list[str], text_lower: str, *, folded: bool = False) ->
     """Score sr/hr/bs/cnr from Latin-script tokens (Cyrillic text is transliterated first).
 
     `folded` also matches marker words typed without diacritics (rjesenje, hiljada)."""
-    table = marker_table()
     evidence = MarkerEvidence()
     counts = Counter(tokens[:MAX_TOKENS])
     for word, n in counts.items():

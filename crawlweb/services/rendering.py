@@ -123,7 +123,8 @@ def render_page_links(crawl: Crawl, page: Page, renderer: PageRenderer) -> Rende
                             made.values.get("img_src", ""), normalized=made.values["target_url"])
                   for made in new if made.followed]
     if candidates:
-        add_targets(crawl, candidates, origin="forward",  # frontier's Target.Origin.FORWARD (a floor above) depth=min(depth, crawl.max_depth), source_page=page,
+        # origin: frontier's Target.Origin.FORWARD (frontier is a floor above this module)
+        add_targets(crawl, candidates, origin="forward", depth=min(depth, crawl.max_depth), source_page=page,
                     config=config)
     outcome.links_added = len(new)
     return outcome

@@ -11,7 +11,7 @@ from crawlweb.models import Crawl, Link
 from crawlweb.jobs.crawl_control import start_crawl
 from crawlweb.testweb.script_sites import (BROWSER_LANGUAGE_HOST, FRAGMENT_HOST, OTHER_SITE_SCRIPT_HOST,
                                           THIRD_LANGUAGE_HOST)
-from frontier.models import SiteVerdict
+from frontier.models import SiteVerdict, Target
 from tests.chromium_processes import browsers_under
 from tests.discovery_integration.conftest import discovery_crawl
 
@@ -59,6 +59,10 @@ def test_cobfc_renders_the_pages_whose_switch_a_script_draws_and_finds_both_site
     assert landed.endswith("/verzija/english/pocetna.html"), "the script sent the English browser to English"
     switch = Link.objects.filter(page__crawl=crawl, kind="rendered", target_url=f"http://{FRAGMENT_HOST}/international/welcome.html")
     assert switch.filter(hreflang="en", anchor_text="English").exists(), "the fragment's switch, stored with its marks"
+    rendered_page = switch.first().page  # the Target of a rendered link says where it came from, one level deeper
+    target = Target.objects.get(crawl=crawl, url=f"http://{FRAGMENT_HOST}/international/welcome.html")
+    page_depth = Target.objects.filter(crawl=crawl, page=rendered_page).values_list("depth", flat=True).first()
+    assert (target.source_page_id, target.depth) == (rendered_page.pk, page_depth + 1)
     hosts_asked = {r.host for r in through_test_web.requests}
     assert OTHER_SITE_SCRIPT_HOST not in hosts_asked, "a render asks nothing of other sites"
     assert verdicts[name(FRAGMENT_HOST)].evidence["rendered"][0]["refused"] >= 1
