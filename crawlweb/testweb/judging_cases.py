@@ -112,7 +112,7 @@ def _injection(site: SiteSpec, seed: int, lang: str) -> bytes:
              f'<a href="{site.home_url(lang)}?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E">{escaped[4]}</a></p>',
              f"<p>{escaped[5]}</p>"]
     head = ('<meta http-equiv="refresh" content="0; url=javascript:alert(\'refresh\')">\n'
-            f"<script>window.__injected = 'head'; alert('head')</script>\n")
+            "<script>window.__injected = 'head'; alert('head')</script>\n")
     return _document(HTML_LANG[lang], f"{html.escape(title)} {escaped[0]}", head, "\n".join(body))
 
 

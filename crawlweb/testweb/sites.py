@@ -236,7 +236,6 @@ def plan_sites(seed: int, size: int, pages_per_site: int,
     rng = random.Random(f"testweb-plan-{seed}")
     namer = _HostNamer(rng)
     sites: list[SiteSpec] = []
-    robots_cycle = {BILINGUAL: 0}
     first_bilingual = True
     directories = 0
     for index, (kind, variant) in enumerate(kinds):

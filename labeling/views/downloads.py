@@ -2,7 +2,6 @@
 reviewers) and of its judgments (admins; reviewers too once the evaluation is closed, since until
 then they would unblind the judging)."""
 import csv
-import json
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse

@@ -7,7 +7,6 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from crawlweb.models import Crawl
 from labeling.accounts import AccountError, add_evaluator, one_time_password
 from labeling.creation import create_evaluation
 from labeling.forms import EvaluationForm, new_seed
