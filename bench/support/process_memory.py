@@ -13,8 +13,7 @@ def tree_rss_mb(pid: int) -> float:
 
 def process_rss_mb(pid: int) -> float:
     """VmRSS of the process alone, in MB (0 for a process already gone): a worker without its helpers."""
-    return sum(int(line.split()[1]) / 1024 for line in _read(f"/proc/{pid}/status").splitlines()
-               if line.startswith("VmRSS:"))
+    return sum(_values_mb(pid, "VmRSS:", "status"))
 
 
 def tree_pss_mb(pid: int) -> float:
@@ -34,8 +33,13 @@ def largest_peak_rss_mb(pid: int) -> float:
 
 def _tree_values(pid: int, field: str, combine, source: str = "status") -> float:
     """``field`` (kB) of /proc/<pid>/<source> of the process and its descendants, in MB, combined."""
-    return combine([int(line.split()[1]) / 1024 for current in _tree(pid)
-                    for line in _read(f"/proc/{current}/{source}").splitlines() if line.startswith(field)])
+    return combine([value for current in _tree(pid) for value in _values_mb(current, field, source)])
+
+
+def _values_mb(pid: int, field: str, source: str) -> list[float]:
+    """``field`` (kB) of /proc/<pid>/<source>, in MB (none for a process already gone)."""
+    return [int(line.split()[1]) / 1024 for line in _read(f"/proc/{pid}/{source}").splitlines()
+            if line.startswith(field)]
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
