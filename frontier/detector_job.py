@@ -140,6 +140,11 @@ class SettledLanguages:
             settle_sites_languages(self.crawl_id, self.sites)
 
 
+class NeedsRequests(Exception):
+    """Deciding the site takes a request to it (a page behind a link, one of its scripts, a render):
+    left to the detector job."""
+
+
 class DetectorFetches:
     """fetch_language(url) for the detector: the page's language, fetched on the crawl's account."""
 
@@ -195,6 +200,17 @@ class DetectorFetches:
         return out
 
 
+class NoFetches(DetectorFetches):
+    """The detector's reads when deciding inline, in the crawl step that stored the site's first page:
+    any request ends the attempt (``NeedsRequests``), and the site goes to a detector job."""
+
+    def __call__(self, url: str) -> str | None:
+        raise NeedsRequests(url)
+
+    def script_links(self, urls: list[str]) -> list[LinkContext]:
+        raise NeedsRequests(urls[0])
+
+
 @dataclass
 class Judged:
     """One site's decision, made in memory: what its verdict row will hold and what its fetches stored."""
@@ -209,8 +225,9 @@ class Detection:
     the detector's threshold, each read once for the job; and the sites' languages, decided as the job
     reads their pages and stored once for all of them (``store``)."""
 
-    def __init__(self, crawl: Crawl):
-        self.crawl = crawl
+    def __init__(self, crawl: Crawl, requests: bool = True):
+        """``requests`` False: decide only the sites that need no request (``judge`` raises NeedsRequests)."""
+        self.crawl, self.requests = crawl, requests
         self.strategy = strategy_for(crawl)
         self.predictor = link_predictor()  # the promoted Link Predictor, else the shipped one
         self.min_likelihood = detector_min_likelihood(crawl.config, self.strategy.settings.min_likelihood)
@@ -235,7 +252,8 @@ class Detection:
         if page.pk not in self.links.rows:  # judged without ``load`` (a caller of one page)
             self.load([page])
         predictor = RecordingPredictor(self.predictor)
-        fetches = DetectorFetches(crawl, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
+        reads = DetectorFetches if self.requests else NoFetches
+        fetches = reads(crawl, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
         page_language = self.languages(page)
         from_scripts: list[LinkContext] = []
 
@@ -254,9 +272,11 @@ class Detection:
         hints, rendered = [], []
         if not verdict.bilingual:
             hints = render_hints(page_language, pair, self.links.kinds(page), page.runs_scripts)
+            render_budget = strategy.settings.pages_to_render(crawl.strategy)
+            if hints and not self.requests and render_budget > 0 and rendering_available():
+                raise NeedsRequests(page.final_url or page.url)  # a render would read the site again
             if hints:
-                verdict, rendered = render_and_decide(crawl, strategy.settings.pages_to_render(crawl.strategy), page,
-                                                      pair, verdict, fetches, decide)
+                verdict, rendered = render_and_decide(crawl, render_budget, page, pair, verdict, fetches, decide)
         best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
         evidence = {"page": page.final_url or page.url, "page_language": page_language,
                     "pages": fetches.evidence(verdict.evidence), "languages": verdict.languages_seen,
@@ -350,6 +370,28 @@ def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
         raise DetectionFailed(f"crawl {crawl_id}: the detector failed on the sites of pages {failed} "
                               f"({len(verdicts)} other sites decided)")
     return verdicts
+
+
+def decide_without_requests(crawl_id: int, page_ids: list[int]) -> list[int]:
+    """Decide now, in the crawl step that stored them, the sites of these first pages whose decision
+    takes no request: no link the Link Predictor ranks at the detector's minimum, none naming a
+    language, no URL to guess, no script or render to read (most sites of a national web: one
+    language, no switch). Their verdicts are stored as a detector job would store them, with no
+    page downloaded. Returns the pages of the other sites, in order, for the detector jobs."""
+    pages = list(Page.objects.filter(pk__in=page_ids, crawl_id=crawl_id).order_by("id"))
+    if not pages:
+        return []
+    detection = Detection(Crawl.objects.get(pk=crawl_id), requests=False)  # not the step's own object
+    detection.load(pages)
+    judged, left = [], []
+    for page in pages:
+        try:
+            judged.append(detection.judge(page))
+        except NeedsRequests:
+            left.append(page.pk)
+    if judged:
+        detection.store(judged)
+    return left
 
 
 def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:

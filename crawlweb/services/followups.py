@@ -8,7 +8,8 @@ scoring only reads what was stored, and running its queries after every batch co
 step a fifth of its time. Each entry of FINISH_FOLLOWUPS is a function ``(crawl) -> None``
 called once when the crawl finishes by itself (nothing left to fetch, or the budget spent), by
 the step that moved it to "finished". A follow-up that needs time enqueues its own job (queue
-"score" or "train") rather than working inline; its failure is logged and recorded on the
+"score" or "train") rather than working inline (the detector decides inline only the sites that
+need no request: a few milliseconds each); its failure is logged and recorded on the
 crawl, never allowed to stop the crawl.
 """
 from __future__ import annotations

@@ -23,7 +23,8 @@ nothing left):
    directory's category pages list the sites its home page does not link);
 4. ``unsure_pages``: in-site links of the sites the BS Detector judged not bilingual, at most
    UNSURE_PAGES_PER_SITE per site and refill, in turn over the sites (the sites read least by refills
-   first), shallowest pages first, UNSURE_PAGES_MAX per site in all. The
+   first), shallowest pages first, UNSURE_PAGES_MAX per site in all; not while detector jobs of the
+   crawl are pending (their sites may be bilingual, and stage 2 comes first). The
    detector reads at most a few pages behind the links of one page; a switch whose target is a
    mixed page (a trilingual home), a Serbian page it identified as "und", or an English side
    reached only from another page leave it one language short. Pages of the site's own then let
@@ -257,6 +258,7 @@ def bilingual_sitemaps(crawl, limit: int) -> list[NewTarget]:
 
 UNSURE_PAGES_PER_SITE = 2  # per site and refill
 UNSURE_PAGES_MAX = 10  # per site over the crawl: enough pages for the combined verdict, not the whole site
+DETECTOR_JOB = "detect_sites"  # frontier.detector_job's job, by name (importing it here would be circular)
 
 
 def unsure_pages(crawl, limit: int) -> list[NewTarget]:
@@ -267,6 +269,8 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
     does, until it has ``limit`` pages or has read every link: reading the crawl's first 5,000 links at
     each refill held a crawl of 20,000 sites at a few pages a second, and a refill that gave the few
     pages of one window left the crawl one host to fetch from."""
+    if _detections_pending(crawl):
+        return []
     offered, taken = [], _Taken()
     unsure = SiteVerdict.objects.filter(crawl=crawl, bilingual=False).values("site_id")
 
@@ -278,6 +282,17 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
     _read_on(crawl, "unsure_pages", lambda after: _links_after(crawl, after, FOLLOWED_LINK_KINDS, out_of_site=False,
                                                                 page__site_id__in=unsure), take)
     return offered
+
+
+def _detections_pending(crawl) -> bool:
+    """Whether detector jobs of the crawl are queued or running. The sites judged "no" in their crawl
+    step (no candidate link, frontier.detector_job.decide_without_requests) have verdicts before the
+    sites whose jobs still read pages: a second look at the former waits for the latter, which may be
+    bilingual and whose pages come first (``bilingual_pages``). With one crawl-first worker and a small
+    budget, the budget otherwise went to "no" sites' pages before the seed site's job ran."""
+    from crawlweb.jobs.queueing import pending_crawl_jobs
+
+    return pending_crawl_jobs(crawl.pk).get(DETECTOR_JOB, 0) > 0
 
 
 @dataclass

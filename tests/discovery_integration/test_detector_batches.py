@@ -90,3 +90,49 @@ def test_a_job_reads_its_pages_links_and_stores_its_verdicts_in_one_statement_ea
     assert together_statements < alone_statements, (together_statements, alone_statements)
     crawl.refresh_from_db()
     assert fetched_at == sorted(fetched_at) and fetched_at[-1] <= crawl.pages_fetched
+
+
+def test_a_step_decides_itself_the_sites_that_need_no_request_and_queues_only_the_others(
+        settings, sync_jobs, through_test_web, crawl_settings):
+    crawl = finished_cobfc_crawl(through_test_web, budget=40, seeds=24)
+    before = {v.site_id: v for v in SiteVerdict.objects.filter(crawl=crawl)}
+    read_pages = {site for site, v in before.items() if v.evidence["pages"] or "scripts_read" in v.evidence}
+    assert read_pages and set(before) - read_pages, "the web offers sites of both kinds"
+
+    # The same pages stored again by a step, as the step's follow-up sees them.
+    SiteVerdict.objects.filter(crawl=crawl).delete()
+    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
+    score = django_rq.get_queue("score")
+    score.empty()
+    page_ids = list(Page.objects.filter(crawl=crawl).values_list("id", flat=True))
+    with transaction.atomic():
+        queued = enqueue_detection(crawl, page_ids, decide_now=True)
+
+    now = {v.site_id: v for v in SiteVerdict.objects.filter(crawl=crawl)}
+    queued_sites = {Page.objects.get(pk=page_id).site_id for job in score.jobs for page_id in job.args[1]}
+    assert queued == len(queued_sites) and set(now) | queued_sites == set(before) and not set(now) & queued_sites
+    assert set(now) == set(before) - read_pages, "decided in the step: exactly the sites no page was read for"
+    for site, verdict in now.items():
+        assert (verdict.bilingual, verdict.pages_downloaded, verdict.evidence["pages"]) == (False, 0, [])
+        assert verdict.evidence["link_scores"] == before[site].evidence["link_scores"]
+
+    for job in score.jobs:
+        job.perform()
+    score.empty()
+    # the jobs decide the others as before (their pages are stored now: read again, not downloaded)
+    assert (dict(SiteVerdict.objects.filter(crawl=crawl).values_list("site_id", "bilingual"))
+            == {site: v.bilingual for site, v in before.items()})
+
+    # A later page of a site still waiting for its job is not decided in its step: that job may read a
+    # switch the later page lacks.
+    SiteVerdict.objects.filter(crawl=crawl).delete()
+    html = Page.objects.filter(crawl=crawl, status_code=200, content_type="text/html").order_by("id")
+    seconds = {}
+    for page_id, site in html.values_list("id", "site_id"):
+        seconds.setdefault(site, []).append(page_id)
+    later = [ids[1] for ids in seconds.values() if len(ids) > 1]
+    assert later
+    with transaction.atomic():
+        assert enqueue_detection(crawl, later, decide_now=True) == len(later)
+    assert not SiteVerdict.objects.filter(crawl=crawl).exists()
+    score.empty()

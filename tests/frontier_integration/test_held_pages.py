@@ -150,3 +150,28 @@ def test_unsure_pages_take_turns_read_on_past_known_links_and_stop_at_a_sites_ma
     assert not set(big) & set(menus["veliki.rs"][:10]), "none the crawl had"
     assert sorted(url for url in offered if "mali" in url) == menus["mali.rs"]
     assert unsure_pages(crawl, limit=3) == []
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_second_look_at_sites_judged_no_waits_while_the_crawls_detector_jobs_are_pending(settings):
+    # Sites without a candidate link are judged "no" in their crawl step, before the sites whose detector
+    # jobs still read pages: those may be bilingual, and their pages come before a second look.
+    import django_rq
+
+    from crawlweb.jobs.queueing import enqueue
+    from frontier.detector_job import detect_sites
+
+    crawl = Crawl.objects.create(name="waits", strategy="cobfc", page_budget=100)
+    home = fetched(crawl, "http://jednojezicni.rs/", 1, [("http://jednojezicni.rs/o-nama/", False)])  # not a seed
+    SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=False)
+    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
+    score = django_rq.get_queue("score")
+    score.empty()
+    enqueue(detect_sites, crawl.pk, [home.pk], queue_name="score")
+    assert score.count == 1
+    assert unsure_pages(crawl, limit=3) == []
+    assert refill(crawl) == ("", []), "nothing else to add: the crawl waits for its jobs"
+
+    score.empty()  # the job is gone (a worker ran it)
+    assert [entry.candidate.normalized for entry in unsure_pages(crawl, limit=3)] == ["http://jednojezicni.rs/o-nama/"]
