@@ -23,8 +23,8 @@ nothing left):
    directory's category pages list the sites its home page does not link);
 4. ``unsure_pages``: in-site links of the sites the BS Detector judged not bilingual, at most
    UNSURE_PAGES_PER_SITE per site and refill, in turn over the sites (the sites read least by refills
-   first), shallowest pages first, UNSURE_PAGES_MAX per site in all; not while detector jobs of the
-   crawl are pending (their sites may be bilingual, and stage 2 comes first). The
+   first), shallowest pages first, UNSURE_PAGES_MAX per site in all; not while the crawl's pending
+   detector jobs may need what is left of the budget (their sites may be bilingual). The
    detector reads at most a few pages behind the links of one page; a switch whose target is a
    mixed page (a trilingual home), a Serbian page it identified as "und", or an English side
    reached only from another page leave it one language short. Pages of the site's own then let
@@ -53,7 +53,7 @@ from django.db.models import Min
 
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.urls import site_name, validate_url
-from crawlweb.models import Link, Page
+from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_prep import FOLLOWED_LINK_KINDS, SPECULATIVE_LINK_KINDS
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets
@@ -269,7 +269,7 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
     does, until it has ``limit`` pages or has read every link: reading the crawl's first 5,000 links at
     each refill held a crawl of 20,000 sites at a few pages a second, and a refill that gave the few
     pages of one window left the crawl one host to fetch from."""
-    if _detections_pending(crawl):
+    if _budget_kept_for_detections(crawl):
         return []
     offered, taken = [], _Taken()
     unsure = SiteVerdict.objects.filter(crawl=crawl, bilingual=False).values("site_id")
@@ -284,15 +284,24 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
     return offered
 
 
-def _detections_pending(crawl) -> bool:
-    """Whether detector jobs of the crawl are queued or running. The sites judged "no" in their crawl
-    step (no candidate link, frontier.detector_job.decide_without_requests) have verdicts before the
-    sites whose jobs still read pages: a second look at the former waits for the latter, which may be
-    bilingual and whose pages come first (``bilingual_pages``). With one crawl-first worker and a small
-    budget, the budget otherwise went to "no" sites' pages before the seed site's job ran."""
+def _budget_kept_for_detections(crawl) -> bool:
+    """Whether what is left of the budget is kept for the crawl's pending detector jobs: when the pages
+    they may read (sites per job x the detector's ``max_fetches``) would take all of it. The sites judged
+    "no" in their crawl step (no candidate link, frontier.detector_job.decide_without_requests) have
+    verdicts before the sites whose jobs still read pages, which may be bilingual and whose pages come
+    first (``bilingual_pages``): with one crawl-first worker and a budget of 20, the second look at the
+    former took the budget before the seed site's job ran. With room for both, it does not wait: a
+    large crawl always has detector jobs queued, and a second look that waited for none left it few hosts."""
     from crawlweb.jobs.queueing import pending_crawl_jobs
+    from frontier.discovery_followup import SITES_PER_DETECTOR_JOB
+    from frontier.strategies import strategy_for
 
-    return pending_crawl_jobs(crawl.pk).get(DETECTOR_JOB, 0) > 0
+    jobs = pending_crawl_jobs(crawl.pk).get(DETECTOR_JOB, 0)
+    if not jobs:
+        return False
+    fetched = Crawl.objects.filter(pk=crawl.pk).values_list("pages_fetched", flat=True).first() or 0
+    pages_wanted = jobs * SITES_PER_DETECTOR_JOB * strategy_for(crawl).settings.max_fetches
+    return pages_wanted >= crawl.page_budget - fetched
 
 
 @dataclass

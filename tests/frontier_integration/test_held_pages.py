@@ -154,7 +154,7 @@ def test_unsure_pages_take_turns_read_on_past_known_links_and_stop_at_a_sites_ma
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-def test_a_second_look_at_sites_judged_no_waits_while_the_crawls_detector_jobs_are_pending(settings):
+def test_a_second_look_at_sites_judged_no_waits_while_pending_detector_jobs_may_need_the_budget_left(settings):
     # Sites without a candidate link are judged "no" in their crawl step, before the sites whose detector
     # jobs still read pages: those may be bilingual, and their pages come before a second look.
     import django_rq
@@ -162,16 +162,23 @@ def test_a_second_look_at_sites_judged_no_waits_while_the_crawls_detector_jobs_a
     from crawlweb.jobs.queueing import enqueue
     from frontier.detector_job import detect_sites
 
-    crawl = Crawl.objects.create(name="waits", strategy="cobfc", page_budget=100)
-    home = fetched(crawl, "http://jednojezicni.rs/", 1, [("http://jednojezicni.rs/o-nama/", False)])  # not a seed
-    SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=False)
     settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
     score = django_rq.get_queue("score")
     score.empty()
-    enqueue(detect_sites, crawl.pk, [home.pk], queue_name="score")
-    assert score.count == 1
-    assert unsure_pages(crawl, limit=3) == []
-    assert refill(crawl) == ("", []), "nothing else to add: the crawl waits for its jobs"
 
-    score.empty()  # the job is gone (a worker ran it)
-    assert [entry.candidate.normalized for entry in unsure_pages(crawl, limit=3)] == ["http://jednojezicni.rs/o-nama/"]
+    def crawl_with_a_site_judged_no(name: str, budget: int) -> Crawl:
+        crawl = Crawl.objects.create(name=name, strategy="cobfc", page_budget=budget)
+        home = fetched(crawl, f"http://{name}/", 1, [(f"http://{name}/o-nama/", False)])  # not a seed
+        SiteVerdict.objects.create(crawl=crawl, site=home.site, page=home, bilingual=False)
+        enqueue(detect_sites, crawl.pk, [home.pk], queue_name="score")  # another site's job, pending
+        return crawl
+
+    # budget 40: less than what one job of ten sites may read (10 x max_fetches 5)
+    small = crawl_with_a_site_judged_no("jednojezicni.rs", 40)
+    assert unsure_pages(small, limit=3) == []
+    assert refill(small) == ("", []), "nothing else to add: the crawl waits for its jobs"
+    large = crawl_with_a_site_judged_no("monolingual.rs", 1000)  # room for the job's pages and more
+    assert [entry.candidate.normalized for entry in unsure_pages(large, limit=3)] == ["http://monolingual.rs/o-nama/"]
+
+    score.empty()  # the jobs are gone (a worker ran them)
+    assert [entry.candidate.normalized for entry in unsure_pages(small, limit=3)] == ["http://jednojezicni.rs/o-nama/"]
