@@ -23,6 +23,18 @@ def finished_cobfc_crawl(web, budget: int, seeds: int) -> Crawl:
     return crawl
 
 
+def stored_again(settings, crawl: Crawl, decide_now: bool = False):
+    """The crawl's verdicts deleted and its pages handed to the detection follow-up as a step's, on the
+    real score queue (emptied first); returns the queue and the number of sites queued."""
+    SiteVerdict.objects.filter(crawl=crawl).delete()
+    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
+    score = django_rq.get_queue("score")
+    score.empty()
+    page_ids = list(Page.objects.filter(crawl=crawl).values_list("id", flat=True))
+    with transaction.atomic():
+        return score, enqueue_detection(crawl, page_ids, decide_now=decide_now)
+
+
 def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
         settings, sync_jobs, through_test_web, crawl_settings):
     crawl = finished_cobfc_crawl(through_test_web, budget=40, seeds=24)
@@ -30,13 +42,7 @@ def test_new_sites_are_decided_in_jobs_of_ten_each_site_once_and_as_before(
     assert len(before) > SITES_PER_DETECTOR_JOB * 1.5, before  # enough sites for two jobs at least
 
     # The same pages stored again by a step: their sites' detection queued on the real score queue.
-    SiteVerdict.objects.filter(crawl=crawl).delete()
-    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
-    score = django_rq.get_queue("score")
-    score.empty()
-    page_ids = list(Page.objects.filter(crawl=crawl).values_list("id", flat=True))
-    with transaction.atomic():
-        queued = enqueue_detection(crawl, page_ids)
+    score, queued = stored_again(settings, crawl)
     jobs = score.jobs
     assert queued == len(before)
     assert {job.func_name.rsplit(".", 1)[-1] for job in jobs} == {"detect_sites"}
@@ -100,13 +106,7 @@ def test_a_step_decides_itself_the_sites_that_need_no_request_and_queues_only_th
     assert read_pages and set(before) - read_pages, "the web offers sites of both kinds"
 
     # The same pages stored again by a step, as the step's follow-up sees them.
-    SiteVerdict.objects.filter(crawl=crawl).delete()
-    settings.REDIS_URL = settings.RQ_QUEUES["score"]["URL"]
-    score = django_rq.get_queue("score")
-    score.empty()
-    page_ids = list(Page.objects.filter(crawl=crawl).values_list("id", flat=True))
-    with transaction.atomic():
-        queued = enqueue_detection(crawl, page_ids, decide_now=True)
+    score, queued = stored_again(settings, crawl, decide_now=True)
 
     now = {v.site_id: v for v in SiteVerdict.objects.filter(crawl=crawl)}
     queued_sites = {Page.objects.get(pk=page_id).site_id for job in score.jobs for page_id in job.args[1]}
