@@ -15,15 +15,12 @@ from django.db.models import Min
 from crawlweb.jobs.queueing import enqueue
 from crawlweb.models import Crawl, Page
 from crawlweb.services.followups import StepResult, run_batch_followups
+from frontier.discovery_settings import SITES_PER_DETECTOR_JOB
 from frontier.models import ClassifierModel, SiteVerdict
 from frontier.strategies import strategy_for
 
 log = logging.getLogger(__name__)
 _train_enqueued: set[tuple[int, int]] = set()  # (crawl, iteration) asked for by this process
-# Sites one detector job decides: the job reads the crawl, its strategy and the promoted models once for
-# them all (a job per site spent as long on that as on a small site's decision), and a step's new sites
-# wait for one job, not for as many as there are sites; 10 keeps a job to seconds when pages are rendered.
-SITES_PER_DETECTOR_JOB = 10
 TAKEOVER_CHUNK = 500  # page ids per query when detections are queued again (SQLite's variable limit)
 
 

@@ -23,6 +23,13 @@ DEFAULT_RENDER_PAGES = {"cobfc": 2}
 MAX_RENDER_PAGES = 10
 
 
+# Sites one detector job decides: the job reads the crawl, its strategy and the promoted models once for
+# them all (a job per site spent as long on that as on a small site's decision), and a step's new sites
+# wait for one job, not for as many as there are sites; 10 keeps a job to seconds when pages are rendered.
+# Here, below both, so the refill (frontier.strategies.refill) can reckon what pending jobs may fetch.
+SITES_PER_DETECTOR_JOB = 10
+
+
 @dataclass(frozen=True)
 class DiscoverySettings:
     providers: tuple = ({"kind": "graph"},)

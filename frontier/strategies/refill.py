@@ -53,13 +53,16 @@ from django.db.models import Min
 
 from crawlweb.crawler.candidates import Candidate
 from crawlweb.crawler.urls import site_name, validate_url
+from crawlweb.jobs.queueing import pending_crawl_jobs
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.page_prep import FOLLOWED_LINK_KINDS, SPECULATIVE_LINK_KINDS
 from crawlweb.services.sitemap_targets import SitemapStart, root_sitemap_targets
 from crawlweb.services.bulk_rows import lock_crawl_store
 from crawlweb.services.targets import NewTarget, add_new_targets, release_held
+from frontier.discovery_settings import SITES_PER_DETECTOR_JOB
 from frontier.models import RefillCursor, SiteVerdict, Target
+from frontier.strategies import strategy_for
 from frontier.strategies.base import Planned
 
 REFILL_LINKS_READ = 5000  # stored links read per refill: the query stays bounded on a large crawl
@@ -292,10 +295,6 @@ def _budget_kept_for_detections(crawl) -> bool:
     first (``bilingual_pages``): with one crawl-first worker and a budget of 20, the second look at the
     former took the budget before the seed site's job ran. With room for both, it does not wait: a
     large crawl always has detector jobs queued, and a second look that waited for none left it few hosts."""
-    from crawlweb.jobs.queueing import pending_crawl_jobs
-    from frontier.discovery_followup import SITES_PER_DETECTOR_JOB
-    from frontier.strategies import strategy_for
-
     jobs = pending_crawl_jobs(crawl.pk).get(DETECTOR_JOB, 0)
     if not jobs:
         return False
