@@ -10,30 +10,28 @@ read after its site's languages are settled (``SettledLanguages``), as pairing r
 the verdict counts the requests made for the decision.
 
 When the site is bilingual and the strategy is a back/forward crawl, the backlinks of the page
-are collected from the configured providers and scheduled in the backlink queue.
+are collected from the configured providers and scheduled in the backlink queue (frontier.detector_backlinks).
 """
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from django.db import IntegrityError, transaction
 
-from crawlweb.crawler.urls import registrable_domain
 from crawlweb.language.site_variety import SiteVariety
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
-from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
+from crawlweb.services.rendering import rendering_available
 from crawlweb.services.site_language import (decide_site_language, decide_sites_languages, settle_sites_languages,
                                              stored_label)
-from crawlweb.services.targets import Candidate, add_targets
-from frontier.backlinks.factory import collect_backlinks, providers_for
 from frontier.classifiers.bs_detector import detect_bilingual
 from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.render_hints import render_hints
+from frontier.detector_backlinks import schedule_backlinks
+from frontier.detector_rendering import render_and_decide
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
 from frontier.strategies.refill import hold_site_pages
@@ -398,55 +396,3 @@ def detect_site(crawl_id: int, page_id: int) -> SiteVerdict | None:
     """detect_sites for one site (a job queued by an earlier version of the crawl)."""
     verdicts = detect_sites(crawl_id, [page_id])
     return verdicts[0] if verdicts else None
-
-
-def render_and_decide(crawl: Crawl, budget: int, page: Page, pair: tuple[str, str], verdict, fetches: DetectorFetches,
-                      decide) -> tuple[object, list[RenderOutcome]]:
-    """Render the input page, then the pages the detector read in a language of the pair, at most
-    ``budget`` pages, deciding again after each render that found links; stops once bilingual."""
-    if budget <= 0 or not rendering_available():
-        return verdict, []
-    outcomes: list[RenderOutcome] = []
-    queue, done = [page], set()
-    with renderer_for(crawl, page) as renderer:
-        while queue and len(outcomes) < budget:
-            current = queue.pop(0)
-            done.add(current.pk)
-            outcome = render_page_links(crawl, current, renderer)
-            outcomes.append(outcome)
-            if outcome.links_added:
-                fetches.links.forget(current.pk)  # its rendered links are stored now
-                verdict = decide()
-                if verdict.bilingual:
-                    break
-            queue += [read.page for read in fetches.fetches.values()
-                      if read.page is not None and read.page.pk not in done
-                      and (read.page.language or "").split("-")[0] in pair and read.page not in queue]
-    return verdict, outcomes
-
-
-def external_backlinks(urls: list[str], page_url: str) -> list[str]:
-    """The backlinks on other sites. A site's own pages (its menus, its other-language copy on a
-    subdomain: same registrable domain) link to it too, and search engines' link: answers are
-    full of them; they are internal links, which the back/forward crawl leaves out (Barbosa et
-    al. 2011, Sec. 2.2: "the crawler only considers out-of-site links")."""
-    own = registrable_domain(urlsplit(page_url).hostname or "")
-    return [url for url in urls if registrable_domain(urlsplit(url).hostname or "") != own]
-
-
-def schedule_backlinks(crawl: Crawl, strategy, page: Page, verdict: SiteVerdict) -> int:
-    """Ask the providers who links to the page; their pages on other sites go to the backlink queue."""
-    found, errors = collect_backlinks(providers_for(crawl, strategy.settings), page.url)
-    urls = external_backlinks(found, page.final_url or page.url)
-    candidates = [Candidate(url) for url in urls]
-    for candidate, priority in zip(candidates, strategy.backlink_priorities(candidates)):
-        candidate.priority = priority
-    depth = (Target.objects.filter(crawl=crawl, page=page).values_list("depth", flat=True).first() or 0) + 1
-    added = add_targets(crawl, candidates, origin=Target.Origin.BACKLINK, depth=depth, source_page=page)
-    verdict.evidence = {**verdict.evidence, "backlinks_found": len(found), "backlinks_internal": len(found) - len(urls),
-                        "backlinks_added": added.added,
-                        "backlink_errors": errors}
-    verdict.save(update_fields=["evidence"])
-    if errors:
-        log.warning("crawl %s: backlink providers failed for %s: %s", crawl.pk, page.url, errors)
-    return added.added
