@@ -24,14 +24,13 @@ from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
 from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
-from crawlweb.services.rendering import rendering_available
 from crawlweb.services.site_language import (decide_site_language, decide_sites_languages, settle_sites_languages,
                                              stored_label)
 from frontier.classifiers.bs_detector import detect_bilingual
 from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.render_hints import render_hints
 from frontier.detector_backlinks import schedule_backlinks
-from frontier.detector_rendering import render_and_decide
+from frontier.detector_rendering import render_and_decide, renders
 from frontier.models import SiteVerdict, Target
 from frontier.strategies import strategy_for
 from frontier.strategies.refill import hold_site_pages
@@ -270,10 +269,10 @@ class Detection:
         hints, rendered = [], []
         if not verdict.bilingual:
             hints = render_hints(page_language, pair, self.links.kinds(page), page.runs_scripts)
-            render_budget = strategy.settings.pages_to_render(crawl.strategy)
-            if hints and not self.requests and render_budget > 0 and rendering_available():
-                raise NeedsRequests(page.final_url or page.url)  # a render would read the site again
             if hints:
+                render_budget = strategy.settings.pages_to_render(crawl.strategy)
+                if not self.requests and renders(render_budget):
+                    raise NeedsRequests(page.final_url or page.url)  # a render would read the site again
                 verdict, rendered = render_and_decide(crawl, render_budget, page, pair, verdict, fetches, decide)
         best = sorted(predictor.scores, key=lambda item: -item[1])[:TOP_LINK_SCORES]
         evidence = {"page": page.final_url or page.url, "page_language": page_language,

@@ -8,12 +8,17 @@ from crawlweb.models import Crawl, Page
 from crawlweb.services.rendering import RenderOutcome, render_page_links, renderer_for, rendering_available
 
 
+def renders(budget: int) -> bool:
+    """Whether render_and_decide would render anything: a budget, and Chromium on this machine."""
+    return budget > 0 and rendering_available()
+
+
 def render_and_decide(crawl: Crawl, budget: int, page: Page, pair: tuple[str, str], verdict, fetches,
                       decide) -> tuple[object, list[RenderOutcome]]:
     """Render the input page, then the pages the detector read in a language of the pair, at most
     ``budget`` pages, deciding again (``decide()``) after each render that found links; stops once
     bilingual. ``fetches``: the detector's reader (detector_job.DetectorFetches), whose pages are followed."""
-    if budget <= 0 or not rendering_available():
+    if not renders(budget):
         return verdict, []
     outcomes: list[RenderOutcome] = []
     queue, done = [page], set()
