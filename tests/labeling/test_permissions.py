@@ -1,4 +1,6 @@
 """Who reaches what: groups on every view, and an evaluator only ever reaches their own work."""
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -54,7 +56,8 @@ def test_another_evaluators_judgment_is_never_shown_nor_undone(login, people, ev
     if shared is not None:
         Assignment.objects.filter(evaluation=evaluation, evaluator=people["ana"]).exclude(pk=shared.pk).delete()
         body = client.get(reverse("labeling:judge", args=[evaluation.pk])).content.decode()
-        assert f'data-assignment="{shared.pk}"' in body and "bob" not in body
+        # bob as a word: the page's random CSRF token may hold the letters
+        assert f'data-assignment="{shared.pk}"' in body and not re.search(r"\bbob\b", body)
     assert client.get(reverse("labeling:copy", args=[bobs.pk, "source"])).status_code == 404
 
 
