@@ -9,8 +9,9 @@ stays breadth-first (priority = -depth, set when the Target is added).
 
 M01 places the batch's new Targets (its TF-IDF model is the batch). M03 builds GT from the current
 Targets of each site the batch touches: the new ones plus the site's other pending Targets (up to
-M03's ``max_site_targets``), and re-places all of them, so their layers and ranks follow GC as the
-site is crawled (see frontier.layers.structure).
+M03's ``max_site_targets``), and re-places the others once the site's crawled pages have grown by
+M03's ``replace_growth`` since it last did, so their layers and ranks follow GC as the site is
+crawled (see frontier.layers.structure).
 
 Priority (higher = leased earlier; leasing orders a crawl's Targets by it) -- ``layered_priority``:
 
@@ -56,10 +57,10 @@ from django.utils import timezone
 from crawlweb.crawler.scriptlinks import is_script_url
 from crawlweb.language.dictionaries import MissingDictionary
 from crawlweb.models import Crawl, Page
-from crawlweb.services.bulk_rows import write_target_priorities
+from crawlweb.services.bulk_rows import update_columns, write_target_priorities
 from frontier.layers.base import LAYER_NAMES, UNASSIGNED, ConfigError, Placement, TargetInfo
 from frontier.layers.registry import MODULES, build_modules
-from frontier.layers.structure import StructureModule
+from frontier.layers.structure import StructureModule, replacement_due
 from frontier.layers.structure_graph import SiteStructureState
 from frontier.models import LayerPlacement, SiteStructure, SiteStructureNode, Target
 from frontier.priority import PriorityConfig, combine_priority
@@ -273,12 +274,9 @@ def _save(rows: dict[int, SiteStructure], states: dict[int, SiteStructureState],
                for node, (gc, gb) in state.nodes().items() if before[site_id].get(node) != (gc, gb)]
     SiteStructureNode.objects.bulk_create(changed, batch_size=500, update_conflicts=True,
                                           unique_fields=["structure", "node"], update_fields=["gc", "gb"])
-    if iteration:
-        now = timezone.now()
-        for row in rows.values():
-            row.iterations += 1
-            row.updated_at = now
-        SiteStructure.objects.bulk_update(list(rows.values()), ["iterations", "updated_at"], batch_size=200)
+    if iteration:  # one UPDATE, not bulk_update's CASE per row: the rows are locked, the count the same for all
+        SiteStructure.objects.filter(pk__in=[row.pk for row in rows.values()]) \
+            .update(iterations=F("iterations") + 1, updated_at=timezone.now())
 
 
 def _loaded(crawl_id: int, site_ids: Iterable[int]):
@@ -305,7 +303,8 @@ def _current_targets(crawl_id: int, new: list[Target], limit: int) -> list[Targe
 def _distribute_with_state(module: StructureModule, crawl_id: int,
                            new: list[Target]) -> tuple[list[Placement], list[int]]:
     """M03 over the new Targets and their sites' other pending ones, with each site's GC/GB loaded
-    before and stored after (redistribution writes GB); returns the placements and the other Targets' ids."""
+    before and stored after (redistribution writes GB); returns the placements to store (the new
+    Targets', and the others' of the sites due for re-placement) and those others' ids."""
     # Locked first: one iteration per site at a time.
     rows, by_id, before = _loaded(crawl_id, (t.site_id for t in new))
     others = _current_targets(crawl_id, new, module.max_site_targets)
@@ -314,7 +313,14 @@ def _distribute_with_state(module: StructureModule, crawl_id: int,
     module.states = {names[site_id]: state for site_id, state in by_id.items()}
     placements = module.distribute([target_info(t) for t in targets])
     _save(rows, by_id, before, iteration=True)
-    return placements, [t.pk for t in others]
+    due = {site_id for site_id, row in rows.items()
+           if replacement_due(row.pages_recorded, row.replaced_at_pages, module.replace_growth)}
+    if due:
+        SiteStructure.objects.filter(pk__in=[rows[site_id].pk for site_id in due]) \
+            .update(replaced_at_pages=F("pages_recorded"))
+    replaced = {t.pk for t in others if t.site_id in due}
+    kept = {t.pk for t in new} | replaced
+    return [p for p in placements if p.key in kept], sorted(replaced)
 
 
 def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:
@@ -333,6 +339,8 @@ def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:
         for site_id, state in states.items():
             state.record_crawled(urls[site_id])
         _save(rows, states, before, iteration=False)
+        update_columns(SiteStructure, {"pages_recorded": {row.pk: row.pages_recorded + len(urls[site_id])
+                                                          for site_id, row in rows.items()}})
     return len(pages)
 
 
@@ -354,7 +362,7 @@ def update_priorities(crawl_id: int, target_ids: Sequence[int], frontier: Fronti
             # write_target_priorities takes the locks that keep it out of a deadlock with the crawl's
             # stores and leases; one with another writer is still retried rather than failing the job.
             with transaction.atomic():
-                write_target_priorities(crawl_id, changed, batch_size=200)
+                write_target_priorities(crawl_id, changed)
             break
         except OperationalError as error:
             if attempt == DEADLOCK_RETRIES - 1 or "deadlock" not in str(error).lower():

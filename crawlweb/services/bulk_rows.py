@@ -175,7 +175,19 @@ def write_target_priorities(crawl_id: int, targets: list[Target], batch_size: in
     by trigger after locking the Targets, the lease the other way round)."""
     lock_crawl_store(crawl_id)
     lock_rows_of_targets(crawl_id, (target.pk for target in targets))
-    Target.objects.bulk_update(targets, ["priority"], batch_size=batch_size)
+    if connection.vendor != "postgresql":
+        Target.objects.bulk_update(targets, ["priority"], batch_size=batch_size)
+        return
+    # Two array parameters and a join: bulk_update's CASE of one WHEN per row cost the placement job
+    # more in Django's resolving it (about a third of the job) than in PostgreSQL's running it.
+    by_id = sorted((target.pk, target.priority) for target in targets)
+    for start in range(0, len(by_id), batch_size):
+        chunk = by_id[start:start + batch_size]
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE frontier_target AS t SET priority = v.priority"
+                           " FROM unnest(%s::bigint[], %s::double precision[]) AS v(id, priority)"
+                           " WHERE t.id = v.id AND t.crawl_id = %s",
+                           [[pk for pk, _ in chunk], [priority for _, priority in chunk], crawl_id])
 
 
 def _insert_targets_postgresql(crawl_id: int, rows: list[TargetRow]) -> list[int]:

@@ -26,6 +26,13 @@ Choices where the method is open (each is tested):
     still to fetch: a folder crawled a lot falls behind the folders still waiting (a site's other
     language folder, say), instead of ranking each Target once, against its own batch only, when
     it was found. ``max_site_targets`` 0 = the new Targets only.
+  * Re-placing a site's other pending Targets is amortized: they are written again only once the
+    site's crawled pages (its GC) have grown by ``replace_growth`` (1.25) since they last were
+    (``replacement_due``); until then they still count in GT, so the new Targets are placed against
+    the whole site, but keep their stored layers. A big site was re-placed at every crawl step that
+    found links on it: its 200 pending Targets rewritten hundreds of times over a crawl, the largest
+    scoring job at 100,000 pages. With a factor, a site of n pages is re-placed O(log n) times.
+    1.0 = at every batch.
 """
 from __future__ import annotations
 
@@ -42,6 +49,14 @@ from .structure_graph import ROOT, SiteStructureState, TargetTree, build_gd
 # (each costs about 0.3 ms -- read, placed, stored, priority updated -- on SQLite; 200 keep it near 60 ms
 # per site and batch). The shallowest are taken: they are the ones the crawl fetches next.
 DEFAULT_MAX_SITE_TARGETS = 200
+# Growth of a site's crawled pages after which its other pending Targets are placed again.
+DEFAULT_REPLACE_GROWTH = 1.25
+
+
+def replacement_due(pages_recorded: int, replaced_at_pages: int, growth: float = DEFAULT_REPLACE_GROWTH) -> bool:
+    """Whether a site's other pending Targets are placed again: never re-placed yet (or not since a
+    page was crawled), or its crawled pages have grown by ``growth`` since."""
+    return replaced_at_pages == 0 or pages_recorded >= growth * replaced_at_pages
 
 
 @dataclass
@@ -128,9 +143,10 @@ class StructureModule(FrontierLayerModule):
     code = "M03"
 
     def __init__(self, redistribute: bool = True, states: MutableMapping[str, SiteStructureState] | None = None,
-                 max_site_targets: int = DEFAULT_MAX_SITE_TARGETS):
+                 max_site_targets: int = DEFAULT_MAX_SITE_TARGETS, replace_growth: float = DEFAULT_REPLACE_GROWTH):
         self.redistribute = redistribute
         self.max_site_targets = max_site_targets
+        self.replace_growth = replace_growth
         # GB and GC per site, kept in the crawl's context: the lead loads them here before
         # distribute() and stores them (node by node) after, since redistribution writes GB.
         self.states: MutableMapping[str, SiteStructureState] = {} if states is None else states
@@ -141,16 +157,19 @@ class StructureModule(FrontierLayerModule):
 
     @classmethod
     def from_config(cls, config: dict) -> "StructureModule":
-        """Keys: redistribute (true), max_site_targets (200)."""
+        """Keys: redistribute (true), max_site_targets (200), replace_growth (1.25)."""
         config = config or {}
-        require_keys(config, {"redistribute", "max_site_targets"}, "M03")
+        require_keys(config, {"redistribute", "max_site_targets", "replace_growth"}, "M03")
         value = config.get("redistribute", True)
         if not isinstance(value, bool):
             raise ConfigError(f"M03.redistribute: must be true or false, got {value!r}")
         limit = config.get("max_site_targets", DEFAULT_MAX_SITE_TARGETS)
         if not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= 1_000_000:
             raise ConfigError(f"M03.max_site_targets: must be an integer in 0..1000000, got {limit!r}")
-        return cls(redistribute=value, max_site_targets=limit)
+        growth = config.get("replace_growth", DEFAULT_REPLACE_GROWTH)
+        if not isinstance(growth, (int, float)) or isinstance(growth, bool) or not 1.0 <= growth <= 100.0:
+            raise ConfigError(f"M03.replace_growth: must be a number in 1.0..100.0, got {growth!r}")
+        return cls(redistribute=value, max_site_targets=limit, replace_growth=float(growth))
 
     def state_for(self, site: str) -> SiteStructureState:
         state = self.states.get(site)

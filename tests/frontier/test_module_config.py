@@ -28,6 +28,9 @@ def test_registry_builds_the_configured_modules():
     ({"M03": {"depth": 1}}, "'depth'"),
     ({"M03": {"max_site_targets": -1}}, "M03.max_site_targets"),
     ({"M03": {"max_site_targets": "all"}}, "M03.max_site_targets"),
+    ({"M03": {"replace_growth": 0.5}}, "M03.replace_growth"),
+    ({"M03": {"replace_growth": float("nan")}}, "M03.replace_growth"),
+    ({"M03": {"replace_growth": True}}, "M03.replace_growth"),
 ])
 def test_bad_module_configuration_names_the_key(config, named):
     with pytest.raises(ConfigError, match=named.replace(".", r"\.")):

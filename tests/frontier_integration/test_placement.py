@@ -188,7 +188,7 @@ def crawled(crawl, paths):
     site, host = Site.objects.get(name="primer.rs"), Host.objects.get(name="www.primer.rs")
     pages = [Page.objects.create(crawl=crawl, site=site, host=host, url=f"http://www.primer.rs{p}",
                                  final_url=f"http://www.primer.rs{p}", status_code=200, fetched_at=timezone.now(),
-                                 md5=f"{i:032d}") for i, p in enumerate(paths)]
+                                 md5=hashlib.md5(p.encode()).hexdigest()) for p in paths]
     record_crawled(crawl.pk, [page.pk for page in pages])
 
 
@@ -212,6 +212,33 @@ def test_m03_places_a_sites_pending_targets_again_as_the_site_is_crawled():
     assert placements_of(second)[("http://www.primer.rs/sr/d.html", "M03")] == ("M03.L03", "unassigned")
     row = SiteStructure.objects.get(crawl=crawl, site__name="primer.rs")
     assert row.iterations == 2
+
+
+def test_m03_places_a_sites_other_pending_targets_again_only_once_its_crawled_pages_grew_by_the_factor():
+    urls = [f"http://www.primer.rs{p}" for p in ("/sr/a.html", "/sr/b.html", "/sr/c.html", "/en/x.html")]
+
+    def batches(config=None):
+        """Pages crawled before each batch of one new Target -> whether the first Targets were placed again."""
+        Crawl.objects.all().delete()
+        crawl, first = crawl_with_targets(urls, config=config)
+        place_targets(crawl.pk, first)
+        m03 = LayerPlacement.objects.filter(target_id__in=first, module="M03")
+        placed_again = []
+        for step, pages in enumerate((8, 1, 1, 1)):
+            crawled(crawl, [f"/sr/s{step}p{i}.html" for i in range(pages)])
+            stamps = dict(m03.values_list("target_id", "placed_at"))
+            new = add_targets(crawl, [Candidate(f"http://www.primer.rs/sr/new{step}.html")], origin="forward").new_ids
+            place_targets(crawl.pk, new)
+            assert LayerPlacement.objects.filter(target_id__in=new, module="M03").count() == 1, "a new one, always"
+            again = dict(m03.values_list("target_id", "placed_at"))
+            assert len({again[pk] > stamps[pk] for pk in first}) == 1, "a site's others go together"
+            placed_again.append(again[first[0]] > stamps[first[0]])
+        row = SiteStructure.objects.get(crawl=crawl)
+        return placed_again, (row.pages_recorded, row.replaced_at_pages, row.iterations)
+
+    # 8 pages crawled: the first re-placement; 9 < 8 x 1.25; 10 = 8 x 1.25: again; 11 < 12.5.
+    assert batches() == ([True, False, True, False], (11, 10, 5))
+    assert batches({"modules": {"M01": {}, "M03": {"replace_growth": 1.0}}}) == ([True] * 4, (11, 11, 5))
 
 
 def test_m03_leaves_fetched_targets_and_with_max_site_targets_0_the_pending_ones_too():
