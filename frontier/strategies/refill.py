@@ -43,6 +43,7 @@ When no stage finds anything, the crawl finishes as before.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from urllib.parse import urlsplit
@@ -223,10 +224,15 @@ def _held_pages(links, known, depths) -> list[NewTarget]:
     return list(out.values())
 
 
-def held_links(crawl, page, depth: int, links) -> list[Planned]:
-    """A fetched page's in-site links held for ``bilingual_pages`` when its site is judged bilingual."""
+def judged_bilingual(crawl, site_id: int) -> bool:
+    return SiteVerdict.objects.filter(crawl=crawl, site_id=site_id, bilingual=True).exists()
+
+
+def held_links(page, depth: int, links, is_bilingual: Callable[[int], bool]) -> list[Planned]:
+    """A fetched page's in-site links held for ``bilingual_pages`` when its site is judged bilingual
+    (``is_bilingual(site id)``, asked only for a page with in-site links)."""
     in_site = [link for link in links if not link.out_of_site]
-    if not in_site or not SiteVerdict.objects.filter(crawl=crawl, site_id=page.site_id, bilingual=True).exists():
+    if not in_site or not is_bilingual(page.site_id):
         return []
     return [Planned(link.candidate, Target.Origin.REFILL, refill_priority(depth, rank), held=True)
             for rank, link in enumerate(in_site)]
@@ -251,7 +257,11 @@ def bilingual_sitemaps(crawl, limit: int) -> list[NewTarget]:
     bilingual = SiteVerdict.objects.filter(crawl=crawl, bilingual=True).values("site_id")
     if not config.sitemaps or not bilingual.exists():
         return []
+    # A host with a sitemap Target has had its root sitemaps asked for: every refill that came here
+    # read the first page of every bilingual host again (a sixth of a back/forward crawl's refills).
+    asked = Target.objects.filter(crawl=crawl, origin=Target.Origin.SITEMAP).values("host_id")
     first_ids = (Page.objects.filter(crawl=crawl, site_id__in=bilingual, status_code=200, content_type="text/html")
+                 .exclude(host_id__in=asked)
                  .values("host_id").annotate(first=Min("id")).values_list("first", flat=True))
     first_pages = list(Page.objects.filter(pk__in=list(first_ids)).select_related("host").order_by("id"))
     depths = _depths(crawl, [page.pk for page in first_pages])

@@ -103,6 +103,43 @@ def test_the_strategy_holds_the_in_site_links_of_a_page_only_once_its_site_is_ju
     assert planned.priority == refill_module.refill_priority(2), "the refill's order, not the classifier's"
 
 
+def test_one_strategy_reads_a_sites_verdict_once_for_the_pages_of_a_batch():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    crawl = Crawl.objects.create(name="batch", strategy="obfc", page_budget=100)
+    home = bilingual_site(crawl)
+    pages = [home] + [fetched(crawl, f"http://jednojezicni.rs/{i}/", 1, []) for i in range(3)]
+    strategy = strategy_for(crawl)  # as a crawl step builds it for the batch it stores
+    with CaptureQueriesContext(connection) as queries:
+        held = [strategy.targets_for_page(Target.objects.get(crawl=crawl, page=page), page, None,
+                                          [LinkOut(Candidate(f"{page.url}dalje/"), False, page.site.name)])
+                for page in pages * 2]
+    assert [len(planned) for planned in held] == [1, 0, 0, 0] * 2, "only the bilingual site's links are held"
+    verdict_reads = [q for q in queries.captured_queries if "frontier_siteverdict" in q["sql"]]
+    assert len(verdict_reads) == 2, "one read per site, not one per page"
+
+
+def test_the_root_sitemaps_of_a_bilingual_host_are_offered_until_they_are_targets():
+    from urllib.parse import urlsplit
+
+    from crawlweb.services.targets import add_new_targets
+
+    crawl = Crawl.objects.create(name="sitemaps", strategy="obfc", page_budget=100)
+    bilingual_site(crawl)
+    offered = refill_module.bilingual_sitemaps(crawl, limit=10)
+    assert [new.candidate.normalized for new in offered] == ["http://dvojezicni.rs/sitemap.xml"]
+    assert [new.candidate.normalized for new in refill_module.bilingual_sitemaps(crawl, limit=10)] == \
+        ["http://dvojezicni.rs/sitemap.xml"], "not a Target yet: offered again"
+    add_new_targets(crawl, offered)
+    other = fetched(crawl, "http://drugi.rs/", 0, [])
+    SiteVerdict.objects.create(crawl=crawl, site=other.site, page=other, bilingual=True)
+    again = refill_module.bilingual_sitemaps(crawl, limit=10)
+    assert [urlsplit(new.candidate.normalized).hostname for new in again] == ["drugi.rs"], "each host's once"
+    Crawl.objects.filter(pk=crawl.pk).update(config={"sitemaps": False})
+    assert refill_module.bilingual_sitemaps(Crawl.objects.get(pk=crawl.pk), limit=10) == []
+
+
 def test_unjudged_sites_reads_on_past_links_whose_sites_the_crawl_has(monkeypatch):
     monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 10)  # a small window, as 5,000 are at scale
     crawl = Crawl.objects.create(name="cursor", strategy="obfc", page_budget=100)
