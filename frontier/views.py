@@ -9,7 +9,7 @@ from crawlweb.models import Crawl
 from frontier.harvest import chart_for
 from frontier.layers.base import LAYER_NAMES
 from frontier.models import Target
-from frontier.placement import explain_target, layer_counts
+from frontier.placement_report import explain_target, layer_counts
 
 LIST_LIMIT = 200
 HARVEST_CHOICES = 50
