@@ -66,7 +66,11 @@ from frontier.models import RefillCursor, SiteVerdict, Target
 from frontier.strategies import strategy_for
 from frontier.strategies.base import Planned
 
-REFILL_LINKS_READ = 5000  # stored links read per refill: the query stays bounded on a large crawl
+REFILL_LINKS_READ = 5000  # stored links read at most per query: the query stays bounded on a large crawl
+# A refill's first read: this many links per Target it wants, growing fourfold a read up to REFILL_LINKS_READ.
+# A refill wants 128; reading 5,000 links (with their pages' rows) for them, of which the cursor kept most for
+# the next refill to read again, was a fifth of a back/forward crawl step's time.
+LINKS_READ_PER_TARGET = 8
 # What a refill reads of a link's page is its id and site; these columns (the page's text, its language
 # evidence as JSON) made a refill of 5,000 links read and decode megabytes on a crawl of 20,000 sites.
 UNREAD_PAGE_FIELDS = tuple(f"page__{name}" for name in (
@@ -91,28 +95,31 @@ def _followable(crawl, links) -> list[Link]:
     return [link for link in links if validate_url(link.target_url, config.rules, config.max_url_length) is None]
 
 
-def _read_on(crawl, stage: str, links_after, take) -> None:
-    """A link-reading stage's loop: hand ``take`` the stored links after the stage's RefillCursor,
-    REFILL_LINKS_READ at a time (``links_after(link id)``), until ``take`` says it has enough or every
-    link is read; ``take(links)`` returns (enough, id of the last link it is done with), where the
-    cursor then stays for the next refill."""
+def _read_on(crawl, stage: str, links_after, take, wanted: int) -> None:
+    """A link-reading stage's loop: hand ``take`` the stored links after the stage's RefillCursor
+    (``links_after(link id, count)``), LINKS_READ_PER_TARGET per Target ``wanted`` at first, then four
+    times more a read up to REFILL_LINKS_READ, until ``take`` says it has enough or every link is read;
+    ``take(links)`` returns (enough, id of the last link it is done with), where the cursor then stays
+    for the next refill."""
     cursor, _ = RefillCursor.objects.get_or_create(crawl=crawl, stage=stage)
     after = cursor.last_link_id
+    window = max(1, min(REFILL_LINKS_READ, LINKS_READ_PER_TARGET * wanted))
     while True:
-        read = list(links_after(after))
+        read = list(links_after(after, window))
         if not read:
             break
         enough, after = take(read)
-        if enough or len(read) < REFILL_LINKS_READ:
+        if enough or len(read) < window:
             break
+        window = min(REFILL_LINKS_READ, window * 4)
     RefillCursor.objects.filter(pk=cursor.pk, last_link_id__lt=after).update(last_link_id=after)
 
 
-def _links_after(crawl, after: int, kinds, **filters):
-    """The next REFILL_LINKS_READ stored links after link ``after``, by id (a crawl step stores its links
-    under the crawl's store lock, so their ids commit in order)."""
+def _links_after(crawl, after: int, count: int, kinds, **filters):
+    """The next ``count`` stored links after link ``after``, by id (a crawl step stores its links under
+    the crawl's store lock, so their ids commit in order)."""
     return (Link.objects.filter(page__crawl=crawl, kind__in=kinds, id__gt=after, **filters)
-            .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("id")[:REFILL_LINKS_READ])
+            .select_related("page").defer(*UNREAD_PAGE_FIELDS).order_by("id")[:count])
 
 
 def _depths(crawl, page_ids) -> dict[int, int]:
@@ -134,8 +141,8 @@ def unjudged_sites(crawl, limit: int) -> list[NewTarget]:
         last = _choose_unjudged(crawl, read, limit, chosen)
         return len(chosen) >= limit, last
 
-    _read_on(crawl, "unjudged_sites", lambda after: _links_after(crawl, after, OUT_OF_SITE_KINDS, out_of_site=True),
-             take)
+    _read_on(crawl, "unjudged_sites",
+             lambda after, count: _links_after(crawl, after, count, OUT_OF_SITE_KINDS, out_of_site=True), take, limit)
     depths = _depths(crawl, [link.page_id for link in chosen.values()])
     return [_new_target(link, depths.get(link.page_id, 0) + 1) for link in chosen.values()]
 
@@ -292,8 +299,8 @@ def unsure_pages(crawl, limit: int) -> list[NewTarget]:
         offered.extend(more)
         return len(offered) >= limit, last
 
-    _read_on(crawl, "unsure_pages", lambda after: _links_after(crawl, after, FOLLOWED_LINK_KINDS, out_of_site=False,
-                                                                page__site_id__in=unsure), take)
+    _read_on(crawl, "unsure_pages", lambda after, count: _links_after(
+        crawl, after, count, FOLLOWED_LINK_KINDS, out_of_site=False, page__site_id__in=unsure), take, limit)
     return offered
 
 

@@ -158,6 +158,26 @@ def test_unjudged_sites_reads_on_past_links_whose_sites_the_crawl_has(monkeypatc
     assert unjudged_sites(crawl, limit=20) == []
 
 
+def test_a_refill_wanting_few_sites_reads_few_links_first_then_four_times_more_a_read():
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    crawl = Crawl.objects.create(name="windows", strategy="obfc", page_budget=100)
+    sites = [f"sajt{i:03}.rs" for i in range(120)]
+    for name in sites[:100]:  # the crawl met the first hundred through other links
+        host = host_for(name)
+        Target.objects.create(crawl=crawl, url=f"http://{name}/", host=host, site=host.site)
+    fetched(crawl, "http://imenik.rs/", 0, [(f"http://{name}/pocetna/", True) for name in sites])
+    with CaptureQueriesContext(connection) as queries:
+        found = unjudged_sites(crawl, limit=2)
+    assert [entry.candidate.normalized for entry in found] == [f"http://{name}/pocetna/" for name in sites[100:102]]
+    reads = [int(re.search(r"LIMIT (\d+)", q["sql"]).group(1)) for q in queries.captured_queries
+             if q["sql"].startswith('SELECT "crawlweb_link"')]
+    assert reads == [16, 64, 256], "8 links per site wanted, then 4 times more, until the sites are found"
+
+
 def test_unsure_pages_take_turns_read_on_past_known_links_and_stop_at_a_sites_maximum(monkeypatch):
     monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 8)
     crawl = Crawl.objects.create(name="unsure", strategy="obfc", page_budget=100)
