@@ -313,11 +313,12 @@ def _distribute_with_state(module: StructureModule, crawl_id: int,
     module.states = {names[site_id]: state for site_id, state in by_id.items()}
     placements = module.distribute([target_info(t) for t in targets])
     _save(rows, by_id, before, iteration=True)
-    due = {site_id for site_id, row in rows.items()
-           if replacement_due(row.pages_recorded, row.replaced_at_pages, module.replace_growth)}
-    if due:
-        SiteStructure.objects.filter(pk__in=[rows[site_id].pk for site_id in due]) \
-            .update(replaced_at_pages=F("pages_recorded"))
+    # The pages GC holds are its root's count: nothing more to store or keep up to date per crawled page.
+    due = {site_id: state.pages_recorded for site_id, state in by_id.items()
+           if replacement_due(state.pages_recorded, rows[site_id].replaced_at_pages, module.replace_growth)}
+    moved = {rows[site_id].pk: pages for site_id, pages in due.items() if pages != rows[site_id].replaced_at_pages}
+    if moved:  # a site with no page crawled yet is due at every batch, with nothing to write
+        update_columns(SiteStructure, {"replaced_at_pages": moved})
     replaced = {t.pk for t in others if t.site_id in due}
     kept = {t.pk for t in new} | replaced
     return [p for p in placements if p.key in kept], sorted(replaced)
@@ -339,8 +340,6 @@ def record_crawled(crawl_id: int, page_ids: Sequence[int]) -> int:
         for site_id, state in states.items():
             state.record_crawled(urls[site_id])
         _save(rows, states, before, iteration=False)
-        update_columns(SiteStructure, {"pages_recorded": {row.pk: row.pages_recorded + len(urls[site_id])
-                                                          for site_id, row in rows.items()}})
     return len(pages)
 
 

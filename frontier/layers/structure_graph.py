@@ -125,6 +125,11 @@ class SiteStructureState:
             for node in split_url(url)[0]:
                 self.gc[node] = self.gc.get(node, GC_INITIAL_SCORE) + 1
 
+    @property
+    def pages_recorded(self) -> int:
+        """Crawled URLs walked into GC: each adds one at the root, which starts at GC_INITIAL_SCORE."""
+        return self.gc[ROOT] - GC_INITIAL_SCORE if ROOT in self.gc else 0
+
     def add_bonus(self, node: str, amount: float) -> None:
         self.gb[node] = self.gb.get(node, 0.0) + amount
 

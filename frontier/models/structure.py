@@ -13,9 +13,8 @@ class SiteStructure(models.Model):
     crawl = models.ForeignKey("crawlweb.Crawl", on_delete=models.CASCADE, related_name="site_structures")
     site = models.ForeignKey("crawlweb.Site", on_delete=models.CASCADE, related_name="structures")
     iterations = models.PositiveIntegerField(default=0, help_text="Placement batches of this site M03 distributed.")
-    pages_recorded = models.PositiveIntegerField(default=0, help_text="Crawled pages walked into GC.")
     replaced_at_pages = models.PositiveIntegerField(
-        default=0, help_text="pages_recorded when the site's other pending Targets were last placed again "
+        default=0, help_text="Crawled pages in GC when the site's other pending Targets were last placed again "
                              "(M03 replace_growth).")
     updated_at = models.DateTimeField(auto_now=True)
 

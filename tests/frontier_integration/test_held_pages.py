@@ -140,14 +140,21 @@ def test_the_root_sitemaps_of_a_bilingual_host_are_offered_until_they_are_target
     assert refill_module.bilingual_sitemaps(Crawl.objects.get(pk=crawl.pk), limit=10) == []
 
 
-def test_unjudged_sites_reads_on_past_links_whose_sites_the_crawl_has(monkeypatch):
-    monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 10)  # a small window, as 5,000 are at scale
-    crawl = Crawl.objects.create(name="cursor", strategy="obfc", page_budget=100)
-    sites = [f"sajt{i:02}.rs" for i in range(30)]
-    for name in sites[:15]:  # the crawl met the first fifteen through other links
+def directory_of_sites(count: int, met: int) -> tuple[Crawl, list[str]]:
+    """An OBFC crawl whose directory page links ``count`` sites, the first ``met`` of them met already
+    (a Target each, through other links); returns the crawl and the sites' names in link order."""
+    crawl = Crawl.objects.create(name="directory", strategy="obfc", page_budget=100)
+    sites = [f"sajt{i:03}.rs" for i in range(count)]
+    for name in sites[:met]:
         host = host_for(name)
         Target.objects.create(crawl=crawl, url=f"http://{name}/", host=host, site=host.site)
     fetched(crawl, "http://imenik.rs/", 0, [(f"http://{name}/pocetna/", True) for name in sites])
+    return crawl, sites
+
+
+def test_unjudged_sites_reads_on_past_links_whose_sites_the_crawl_has(monkeypatch):
+    monkeypatch.setattr(refill_module, "REFILL_LINKS_READ", 10)  # a small window, as 5,000 are at scale
+    crawl, sites = directory_of_sites(30, met=15)
 
     first = unjudged_sites(crawl, limit=4)
     assert [entry.candidate.normalized for entry in first] == [f"http://{name}/pocetna/" for name in sites[15:19]]
@@ -164,12 +171,7 @@ def test_a_refill_wanting_few_sites_reads_few_links_first_then_four_times_more_a
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    crawl = Crawl.objects.create(name="windows", strategy="obfc", page_budget=100)
-    sites = [f"sajt{i:03}.rs" for i in range(120)]
-    for name in sites[:100]:  # the crawl met the first hundred through other links
-        host = host_for(name)
-        Target.objects.create(crawl=crawl, url=f"http://{name}/", host=host, site=host.site)
-    fetched(crawl, "http://imenik.rs/", 0, [(f"http://{name}/pocetna/", True) for name in sites])
+    crawl, sites = directory_of_sites(120, met=100)
     with CaptureQueriesContext(connection) as queries:
         found = unjudged_sites(crawl, limit=2)
     assert [entry.candidate.normalized for entry in found] == [f"http://{name}/pocetna/" for name in sites[100:102]]
