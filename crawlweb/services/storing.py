@@ -251,6 +251,7 @@ def _store_pages(crawl: Crawl, items: list[Fetched], config: CrawlConfig, step: 
 
     new_links, new_targets, sitemaps, starts = [], [], [], {}
     strategy = strategy_for(crawl)  # once per batch: COBFC's reads the crawl's latest classifiers
+    strategy.expect_pages(list(created.values()))
     for item in items:
         page = created.get(item.prepared.md5)
         if page is None or page.url != item.lease.target.url:

@@ -34,6 +34,10 @@ class Strategy:
         self.crawl = crawl
         self.settings = settings
 
+    def expect_pages(self, pages) -> None:
+        """The stored pages of a batch, before targets_for_page is asked about each: a strategy that
+        reads something per site reads it for all of them at once here."""
+
     def targets_for_page(self, target, page, parsed, links: list[LinkOut]) -> list[Planned]:
         return [Planned(link.candidate, "forward") for link in links]
 

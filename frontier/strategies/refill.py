@@ -43,7 +43,7 @@ When no stage finds anything, the crawl finishes as before.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from urllib.parse import urlsplit
@@ -231,8 +231,10 @@ def _held_pages(links, known, depths) -> list[NewTarget]:
     return list(out.values())
 
 
-def judged_bilingual(crawl, site_id: int) -> bool:
-    return SiteVerdict.objects.filter(crawl=crawl, site_id=site_id, bilingual=True).exists()
+def judged_bilingual(crawl, site_ids: Iterable[int]) -> set[int]:
+    """Which of these sites the crawl has judged bilingual, in one query."""
+    return set(SiteVerdict.objects.filter(crawl=crawl, site_id__in=set(site_ids), bilingual=True)
+               .values_list("site_id", flat=True))
 
 
 def held_links(page, depth: int, links, is_bilingual: Callable[[int], bool]) -> list[Planned]:

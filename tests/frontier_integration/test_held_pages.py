@@ -103,21 +103,36 @@ def test_the_strategy_holds_the_in_site_links_of_a_page_only_once_its_site_is_ju
     assert planned.priority == refill_module.refill_priority(2), "the refill's order, not the classifier's"
 
 
-def test_one_strategy_reads_a_sites_verdict_once_for_the_pages_of_a_batch():
+def verdict_reads_of_a_batch(announced: bool) -> tuple[list[int], int]:
+    """Held links per page, and the verdict queries, of a strategy asked about a batch's pages (one
+    bilingual site, three sites of one language, each page twice) as a crawl step asks it."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     crawl = Crawl.objects.create(name="batch", strategy="obfc", page_budget=100)
     home = bilingual_site(crawl)
-    pages = [home] + [fetched(crawl, f"http://jednojezicni.rs/{i}/", 1, []) for i in range(3)]
+    pages = [home] + [fetched(crawl, f"http://jednojezicni{i}.rs/", 1, []) for i in range(3)]
+    targets = {page.pk: Target.objects.get(crawl=crawl, page=page) for page in pages}
     strategy = strategy_for(crawl)  # as a crawl step builds it for the batch it stores
     with CaptureQueriesContext(connection) as queries:
-        held = [strategy.targets_for_page(Target.objects.get(crawl=crawl, page=page), page, None,
-                                          [LinkOut(Candidate(f"{page.url}dalje/"), False, page.site.name)])
+        if announced:
+            strategy.expect_pages(pages)
+        held = [len(strategy.targets_for_page(targets[page.pk], page, None,
+                                              [LinkOut(Candidate(f"{page.url}dalje/"), False, page.site.name)]))
                 for page in pages * 2]
-    assert [len(planned) for planned in held] == [1, 0, 0, 0] * 2, "only the bilingual site's links are held"
-    verdict_reads = [q for q in queries.captured_queries if "frontier_siteverdict" in q["sql"]]
-    assert len(verdict_reads) == 2, "one read per site, not one per page"
+    return held, sum(1 for q in queries.captured_queries if "frontier_siteverdict" in q["sql"])
+
+
+def test_one_strategy_reads_the_verdicts_of_a_batchs_sites_in_one_query():
+    held, reads = verdict_reads_of_a_batch(announced=True)
+    assert held == [1, 0, 0, 0] * 2, "only the bilingual site's links are held"
+    assert reads == 1, "one read for the batch, not one per site or page"
+
+
+def test_a_page_its_batch_did_not_announce_has_its_sites_verdict_read_once():
+    held, reads = verdict_reads_of_a_batch(announced=False)
+    assert held == [1, 0, 0, 0] * 2
+    assert reads == 4, "one read per site, not one per page"
 
 
 def test_the_root_sitemaps_of_a_bilingual_host_are_offered_until_they_are_targets():
