@@ -8,8 +8,9 @@ Pure module (no Django). Read from the parse the crawler already made (no second
 * ``hreflang_self``: the hreflang of an ``<link rel=alternate>`` that points at the page itself
   (a page listing its own URL among its language versions names its language per page);
 * the URL's marker: a path segment (/sr/, /en/, /eng/, /ba/, /lat/, /ћир/), a file name's last
-  token (about_sr.html, index-cnr.html, index_cir.html), a query parameter (?lang=sr) or a
-  language subdomain (en.example.rs).
+  token (about_sr.html, index-cnr.html, index_cir.html) or a capitalised code glued to it
+  (kontaktENG.html, receptiEn.html), a query parameter (?lang=sr) or a language subdomain
+  (en.example.rs).
 
 How much each weighs is decided where the evidence is combined (identify.py, site_variety.py).
 """
@@ -44,6 +45,11 @@ TOKEN_EXCLUDED = frozenset({"me", "it", "si", "ba", "mac", "rs", "sh", "es", "fr
 QUERY_KEYS = frozenset({"lang", "language", "lng", "jezik", "hl", "locale", "l", "pismo", "script"})
 _EXTENSION = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$")
 _TOKEN_SPLIT = re.compile(r"[-_.]")
+_EXTENSION_ANY_CASE = re.compile(r"\.[A-Za-z]+\d?$")
+# A code glued to a file name without a separator, told apart by its capital: kontaktENG.html,
+# receptiEn.html, onamaSR.html (course projects name their pages so); a lower-case glued "en"
+# (kontakten.html) is a word's ending as often as a marker, and is not read.
+_GLUED_SUFFIX = re.compile(r"(?<=[a-z0-9])([A-Z][A-Z]{1,2}|[A-Z][a-z]{1,2})$")
 BCMS = ("sr", "hr", "bs", "cnr")
 # Declarations made for one page: by itself, or by its site's switch that links to it (switch_labels.py);
 # a site's template repeats its html lang on every page.
@@ -121,7 +127,7 @@ def url_marker(url: str) -> LanguageTag | None:
     parts = urlsplit(url if "//" in url else "//" + url)
     found = [_token(values[0].lower(), whole=True) for key, values in parse_qs(parts.query).items()
              if key.lower() in QUERY_KEYS and values]
-    found += [_segment(segment) for segment in reversed(unquote(parts.path).lower().split("/"))]
+    found += [_segment(segment) for segment in reversed(unquote(parts.path).split("/"))]
     labels = (parts.hostname or "").split(".")
     if len(labels) >= 3 and labels[0] in HOST_LANGUAGES:
         found.append(_token(labels[0], whole=True))
@@ -134,7 +140,9 @@ def url_marker(url: str) -> LanguageTag | None:
 
 
 def _segment(segment: str) -> LanguageTag | None:
-    stem = _EXTENSION.sub("", segment)
+    """A path segment's marker; ``segment`` as the URL has it (its letter case marks a glued suffix)."""
+    cased = _EXTENSION.sub("", _EXTENSION_ANY_CASE.sub(lambda m: m.group(0).lower(), segment))
+    stem = cased.lower()
     if not stem:
         return None
     whole = _token(stem, whole=True)
@@ -143,6 +151,9 @@ def _segment(segment: str) -> LanguageTag | None:
     tokens = [t for t in _TOKEN_SPLIT.split(stem) if t]
     if len(tokens) >= 2:
         return _token(tokens[-1], whole=False)
+    glued = _GLUED_SUFFIX.search(cased)
+    if glued is not None:
+        return _token(glued.group(1).lower(), whole=False)
     return None
 
 

@@ -34,13 +34,19 @@ def test_an_empty_or_unreadable_tag_declares_nothing(tag):
     ("http://x.rs/vesti?lang=sr", "sr", None),
     ("http://x.com/sr-latn/a.html", "sr", "Latn"),
     ("http://en.x.rs/about", "en", None),                              # language subdomain
+    ("http://x.rs/kontaktENG.html", "en", None),                      # a capitalised code glued on
+    ("http://x.rs/glumci2ENG.html", "en", None),
+    ("http://x.rs/receptiEn.html", "en", None),
+    ("http://x.rs/Recepti/onamaSRB.HTML", "sr", None),
 ])
 def test_the_urls_language_marker_is_found_where_sites_put_it(url, language, script):
     assert url_marker(url) == LanguageTag(language, script)
 
 
 @pytest.mark.parametrize("url", ["http://x.com/kontakt.html", "http://x.com/it-services.html",
-                                 "http://me.example.com/", "http://x.com/time-me.html", "http://x.com/"])
+                                 "http://me.example.com/", "http://x.com/time-me.html", "http://x.com/",
+                                 "http://x.com/kontakten.html", "http://x.com/homePage.html",
+                                 "http://x.com/contactMe.html", "http://x.com/aboutUs.html", "http://x.com/NEWS.html"])
 def test_words_that_look_like_codes_are_not_markers(url):
     assert url_marker(url) is None
 

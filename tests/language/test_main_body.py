@@ -59,6 +59,14 @@ def test_an_english_body_under_a_serbian_template_is_english():
     assert found.language == "en"
 
 
+def test_a_page_whose_file_name_ends_in_a_glued_capitalised_code_is_read_the_same_way():
+    # course projects name their English pages kontaktENG.html, receptiEn.html
+    for url in ("http://gradnja.example.com/onamaENG.html", "http://gradnja.example.com/onamaEn.html"):
+        parsed, found = stored(page(SERBIAN_TEMPLATE, ENGLISH_BODY, lang="sr"), url)
+        assert identify_language(parsed.text, url=url, html_lang="sr").lang == "sr"
+        assert found.language == "en", url
+
+
 def test_a_page_that_declares_itself_by_hreflang_is_read_the_same_way():
     url = "http://gradnja.example.com/o-nama.html"
     head = f"<link rel='alternate' hreflang='sr' href='{url}'><link rel='alternate' hreflang='en' href='/about.html'>"
