@@ -43,9 +43,8 @@ HOST_LANGUAGES = frozenset({"sr", "srb", "en", "eng", "hr", "bs", "mk", "sl", "d
 # In a compound file name only the last token counts, and only codes that are not common words.
 TOKEN_EXCLUDED = frozenset({"me", "it", "si", "ba", "mac", "rs", "sh", "es", "fr", "tr"})
 QUERY_KEYS = frozenset({"lang", "language", "lng", "jezik", "hl", "locale", "l", "pismo", "script"})
-_EXTENSION = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$")
+_EXTENSION = re.compile(r"\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)$", re.IGNORECASE)
 _TOKEN_SPLIT = re.compile(r"[-_.]")
-_EXTENSION_ANY_CASE = re.compile(r"\.[A-Za-z]+\d?$")
 # A code glued to a file name without a separator, told apart by its capital: kontaktENG.html,
 # receptiEn.html, onamaSR.html (course projects name their pages so); a lower-case glued "en"
 # (kontakten.html) is a word's ending as often as a marker, and is not read.
@@ -141,7 +140,7 @@ def url_marker(url: str) -> LanguageTag | None:
 
 def _segment(segment: str) -> LanguageTag | None:
     """A path segment's marker; ``segment`` as the URL has it (its letter case marks a glued suffix)."""
-    cased = _EXTENSION.sub("", _EXTENSION_ANY_CASE.sub(lambda m: m.group(0).lower(), segment))
+    cased = _EXTENSION.sub("", segment)
     stem = cased.lower()
     if not stem:
         return None
