@@ -23,7 +23,7 @@ from crawlweb.language.site_variety import SiteVariety
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
-from crawlweb.services.polite_fetch import PoliteFetch, fetch_for_crawl
+from crawlweb.services.polite_fetch import PoliteFetch, PoliteFetcher
 from crawlweb.services.site_language import (decide_site_language, decide_sites_languages, settle_sites_languages,
                                              stored_label)
 from frontier.classifiers.bs_detector import detect_bilingual
@@ -145,9 +145,11 @@ class NeedsRequests(Exception):
 class DetectorFetches:
     """fetch_language(url) for the detector: the page's language, fetched on the crawl's account."""
 
-    def __init__(self, crawl: Crawl, page: Page, languages: SettledLanguages, links: PageLinks, depth: int):
-        """``depth``: the depth of the Targets its fetches add (the page's own, plus one)."""
-        self.crawl, self.page, self.languages, self.links, self.depth = crawl, page, languages, links, depth
+    def __init__(self, fetcher: PoliteFetcher, page: Page, languages: SettledLanguages, links: PageLinks,
+                 depth: int):
+        """``fetcher``: the job's (its hosts read once); ``depth``: the depth of the Targets its fetches
+        add (the page's own, plus one)."""
+        self.fetcher, self.page, self.languages, self.links, self.depth = fetcher, page, languages, links, depth
         self.fetches: dict[str, PoliteFetch] = {}
 
     def links_of(self, url: str) -> list[LinkContext]:
@@ -159,8 +161,7 @@ class DetectorFetches:
         known = self.fetches.get(url)
         if known is not None and known.page is not None:  # read in an earlier pass (before a render)
             return self.languages(known.page)
-        fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
-                                  depth=self.depth)
+        fetched = self.fetcher.fetch(url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
         self.fetches[url] = fetched
         return self.languages(fetched.page) if fetched.page is not None else None
 
@@ -170,8 +171,8 @@ class DetectorFetches:
         for url in urls:
             fetched = self.fetches.get(url)
             if fetched is None:
-                fetched = fetch_for_crawl(self.crawl, url, origin=Target.Origin.DETECTOR, source_page=self.page,
-                                          depth=self.depth)
+                fetched = self.fetcher.fetch(url, origin=Target.Origin.DETECTOR, source_page=self.page,
+                                             depth=self.depth)
                 self.fetches[url] = fetched
             if fetched.page is not None:
                 links += self.links.contexts(fetched.page)
@@ -231,6 +232,7 @@ class Detection:
         self.pair = (crawl.source_language, crawl.target_language)
         self.languages = SettledLanguages(crawl.pk)
         self.links = PageLinks()
+        self.fetcher = PoliteFetcher(crawl)  # the crawl's settings and the hosts it meets, read once per job
         self.depths: dict[int, int] = {}  # the input pages' depths
 
     def load(self, pages: list[Page]) -> None:
@@ -250,7 +252,7 @@ class Detection:
             self.load([page])
         predictor = RecordingPredictor(self.predictor)
         reads = DetectorFetches if self.requests else NoFetches
-        fetches = reads(crawl, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
+        fetches = reads(self.fetcher, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
         page_language = self.languages(page)
         from_scripts: list[LinkContext] = []
 

@@ -7,6 +7,9 @@ is obeyed (fetched first when the host has no fresh copy), the shared Fetcher se
 the WARC file records it, and ``record_outcome`` stores the Page (language identified, links kept)
 and counts it in ``Crawl.pages_fetched``. A page the crawl already stored is not fetched again.
 
+A job that fetches several pages uses one ``PoliteFetcher``: the crawl's settings and each Host row
+are read once for it, not once per fetch.
+
 The caller runs the follow-ups of what was stored (``StepResult``) when it is ready to, so a
 follow-up does not start a second decision about the site being decided.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -47,81 +51,117 @@ class PoliteFetch:
     step: StepResult = field(default_factory=lambda: StepResult(0))
 
 
+class PoliteFetcher:
+    """fetch_for_crawl for the many fetches of one job (a detector job reads a few pages of each of its
+    sites): the crawl's settings are read once and each Host row found once, not per fetch. A host's
+    clock and robots.txt are still read fresh where they matter, after it is claimed."""
+
+    def __init__(self, crawl: Crawl):
+        self.crawl = crawl
+        self._hosts: dict[str, Host] = {}
+
+    @cached_property
+    def config(self) -> CrawlConfig:  # read at the first fetch: a job that decides without requests makes none
+        return CrawlConfig.for_crawl(self.crawl)
+
+    def host(self, name: str) -> Host:
+        if name not in self._hosts:
+            self._hosts[name] = host_for(name)
+        return self._hosts[name]
+
+    def fetch(self, url: str, *, origin: str, source_page: Page | None = None, depth: int = 0) -> PoliteFetch:
+        crawl, config = self.crawl, self.config
+        outcome = PoliteFetch(step=StepResult(crawl.pk))
+        try:
+            key = normalize_url(url, session_params=config.session_params, host_aliases=config.host_aliases)
+        except InvalidURL:
+            outcome.reason = "invalid"
+            return outcome
+        host = self.host(urlsplit(key).hostname or "")
+        stored = page_at(crawl.pk, key, site_id=host.site_id)
+        if stored is not None:
+            outcome.page = stored
+            return outcome
+        policy = robots_policy(host)
+        if policy is not None and not policy.allows(key, settings.CRAWLER_USER_AGENT):
+            outcome.reason = "robots"
+            return outcome
+        created = False
+        for _ in range(MAX_ROUNDS):
+            if not _pages_left(crawl):
+                outcome.reason = "budget"
+                break
+            if crawl.state in HELD:  # the operator paused or stopped the crawl: no request of its own either
+                outcome.reason = crawl.state
+                break
+            owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
+            if not claim_host(host, host_interval(host, config)):
+                outcome.reason = "busy"
+                break
+            target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
+            created = created or made
+            if target is None:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
+                Host.objects.filter(pk=host.pk).update(busy_until=None)
+                outcome.page = page_at(crawl.pk, key, site_id=host.site_id)
+                outcome.reason = "" if outcome.page else "not_fetchable"
+                break
+            if not _budget_left(crawl, own=target.pk):  # a crawl step took the last pages meanwhile
+                Target.objects.filter(pk=target.pk, lease_owner=owner).update(
+                    state=Target.State.PENDING, lease_owner="", lease_expires_at=None, attempts=F("attempts") - 1)
+                Host.objects.filter(pk=host.pk).update(busy_until=None)
+                outcome.reason = "budget"
+                break
+            host.refresh_from_db()  # its robots.txt and Crawl-delay as the last fetch of any worker left them
+            network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
+                                   warc_writer_for(crawl.pk), hop_interval=host_interval(host, config))
+            record_outcome(crawl, Lease(target=target, host=host,
+                                        source_url=source_page.url if source_page else None),
+                           network, config, outcome.step)
+            if network.robots is not None:  # that request was robots.txt; the page waits its turn
+                host.refresh_from_db()
+                continue
+            outcome.downloaded = network.result is not None and network.result.status is not None
+            outcome.page = _page_fetched(target)
+            outcome.reason = "" if outcome.page else ("robots" if network.disallowed else "failed")
+            break
+        if created:
+            # A Target made for this fetch must not stay in the frontier: the crawl's strategy did
+            # not choose it (a back/forward crawl fetches no in-site pages of its own accord).
+            Target.objects.filter(crawl=crawl, url=key, state__in=(Target.State.PENDING, Target.State.LEASED)).update(
+                state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
+                last_error=f"fetched for {origin}; not retried by the crawl")
+        return outcome
+
+
 def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | None = None,
                     depth: int = 0) -> PoliteFetch:
-    config = CrawlConfig.for_crawl(crawl)
-    outcome = PoliteFetch(step=StepResult(crawl.pk))
-    try:
-        key = normalize_url(url, session_params=config.session_params, host_aliases=config.host_aliases)
-    except InvalidURL:
-        outcome.reason = "invalid"
-        return outcome
-    host = host_for(urlsplit(key).hostname or "")
-    stored = page_at(crawl.pk, key, site_id=host.site_id)
-    if stored is not None:
-        outcome.page = stored
-        return outcome
-    policy = robots_policy(host)
-    if policy is not None and not policy.allows(key, settings.CRAWLER_USER_AGENT):
-        outcome.reason = "robots"
-        return outcome
-    created = False
-    for _ in range(MAX_ROUNDS):
-        if not _budget_left(crawl):
-            outcome.reason = "budget"
-            break
-        if crawl.state in HELD:  # the operator paused or stopped the crawl: no request of its own either
-            outcome.reason = crawl.state
-            break
-        owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
-        if not claim_host(host, host_interval(host, config)):
-            outcome.reason = "busy"
-            break
-        target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
-        created = created or made
-        if target is None:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
-            Host.objects.filter(pk=host.pk).update(busy_until=None)
-            outcome.page = page_at(crawl.pk, key, site_id=host.site_id)
-            outcome.reason = "" if outcome.page else "not_fetchable"
-            break
-        if not _budget_left(crawl, own=target.pk):  # a crawl step took the last pages meanwhile
-            Target.objects.filter(pk=target.pk, lease_owner=owner).update(
-                state=Target.State.PENDING, lease_owner="", lease_expires_at=None, attempts=F("attempts") - 1)
-            Host.objects.filter(pk=host.pk).update(busy_until=None)
-            outcome.reason = "budget"
-            break
-        host.refresh_from_db()
-        network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
-                               warc_writer_for(crawl.pk), hop_interval=host_interval(host, config))
-        record_outcome(crawl, Lease(target=target, host=host, source_url=source_page.url if source_page else None),
-                       network, config, outcome.step)
-        if network.robots is not None:  # that request was robots.txt; the page waits its turn
-            host.refresh_from_db()
-            continue
-        target.refresh_from_db(fields=["state", "page"])
-        outcome.downloaded = network.result is not None and network.result.status is not None
-        outcome.page = target.page if target.state == Target.State.DONE else None
-        outcome.reason = "" if outcome.page else ("robots" if network.disallowed else "failed")
-        break
-    if created:
-        # A Target made for this fetch must not stay in the frontier: the crawl's strategy did
-        # not choose it (a back/forward crawl fetches no in-site pages of its own accord).
-        Target.objects.filter(crawl=crawl, url=key, state__in=(Target.State.PENDING, Target.State.LEASED)).update(
-            state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
-            last_error=f"fetched for {origin}; not retried by the crawl")
-    return outcome
+    """One fetch on its own (a job with several uses one PoliteFetcher)."""
+    return PoliteFetcher(crawl).fetch(url, origin=origin, source_page=source_page, depth=depth)
+
+
+def _pages_left(crawl: Crawl) -> bool:
+    """Before claiming anything: the crawl's state read again, and room for a page by its counter (the
+    requests in flight are counted once our Target is leased, by _budget_left)."""
+    crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
+    return not crawl.time_is_up and crawl.budget_left > 0
 
 
 def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     """Room for one more page: the budget minus pages fetched and other requests in flight (none once time is up).
 
-    Asked again once our Target is leased, so a crawl step that leases after that sees it in
-    flight; a step that counted before and leases after may still take the same last page (the
-    budget is as soft here as between two parallel steps, see README "Finding bilingual sites")."""
+    Asked once our Target is leased, so a crawl step that leases after that sees it in flight; a
+    step that counted before and leases after may still take the same last page (the budget is as
+    soft here as between two parallel steps, see README "Finding bilingual sites")."""
     crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
     if crawl.time_is_up:  # the crawl's time limit ends its detector's requests too
         return False
     return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
+
+
+def _page_fetched(target: Target) -> Page | None:
+    """The page the fetch stored for ``target`` (or found stored with its content), in one read."""
+    done = Target.objects.filter(pk=target.pk, state=Target.State.DONE).select_related("page").first()
+    return done.page if done is not None else None
 
 
 def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tuple[Target | None, bool]:

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Page
-from crawlweb.services.polite_fetch import fetch_for_crawl
+from crawlweb.services.polite_fetch import PoliteFetcher, fetch_for_crawl
 from frontier.models import Target
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -90,3 +90,27 @@ def test_a_host_whose_politeness_clock_has_not_run_out_is_waited_for(crawl, thro
     fetched = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
     assert fetched.downloaded and time.monotonic() - started >= 0.5
     assert Page.objects.filter(crawl=crawl).count() == 2
+
+
+def test_one_fetcher_keeps_the_politeness_interval_between_its_own_fetches(crawl, through_test_web):
+    crawl.config = {"host_interval": 0.4}
+    crawl.save()
+    fetcher = PoliteFetcher(crawl)  # a detector job's: the Host row found once
+    for url in (HOME_SR, HOME_EN, "http://www.primer.rs/sr/kontakt.html"):
+        assert fetcher.fetch(url, origin=Target.Origin.DETECTOR).downloaded
+    requests = sorted(through_test_web.requests, key=lambda r: r.monotonic)
+    assert [r.url for r in requests][0] == "http://www.primer.rs/robots.txt" and len(requests) == 4
+    gaps = [after.monotonic - before.monotonic_end for before, after in zip(requests, requests[1:])]
+    assert min(gaps) >= 0.35, gaps
+
+
+def test_one_fetcher_waits_for_a_clock_another_worker_set_after_it_met_the_host(crawl, through_test_web):
+    fetcher = PoliteFetcher(crawl)
+    fetcher.fetch(HOME_SR, origin=Target.Origin.DETECTOR)
+    # Another worker's request to the host just ended: its row says 0.6 s, the fetcher's copy does not.
+    Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() + timedelta(seconds=0.6))
+    started = time.monotonic()
+    fetched = fetcher.fetch(HOME_EN, origin=Target.Origin.DETECTOR)
+    assert fetched.downloaded and time.monotonic() - started >= 0.5
+    crawl.refresh_from_db()
+    assert crawl.pages_fetched == 2 and Page.objects.filter(crawl=crawl).count() == 2
