@@ -44,8 +44,9 @@ def include_links(files: list[str], codes: list[str], base: str, limit: int) -> 
     read against the page, and in the folder of each language code the page names (its buttons' handlers,
     its inline scripts), where a language chooser keeps the file's translations. At most ``limit``."""
     found: dict[str, str] = {}
+    folders = [code for code in codes if not code.endswith(("-", "_"))]  # a file-name prefix ("en-") is no folder
     for file in dict.fromkeys(f.strip() for f in files if f and f.strip()):
-        for code in ("", *codes):
+        for code in ("", *folders):
             url = resolve_link(base, f"{code}/{file.lstrip('/')}" if code else file)
             if url and url not in found:
                 found[url] = code

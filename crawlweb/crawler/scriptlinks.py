@@ -50,6 +50,8 @@ _TERM_RE = re.compile(_TERM)
 # a concatenation outside navigation: starts at a term's beginning, at least one +
 _CONCATENATION = re.compile(rf"(?<![\w$.\])]){_TERM}(?:\s*\+\s*{_TERM}){{1,6}}")
 _LANGUAGE_CODE = re.compile(r"^[a-z]{2}(?:[-_](?:[a-z]{2}|latn|cyrl))?$", re.IGNORECASE)
+# a code written as a file name's prefix, its separator kept: "en-" in "../HTML/" + lang + "SearchPage.html"
+_LANGUAGE_PREFIX = re.compile(r"^[a-z]{2}[-_]$", re.IGNORECASE)
 _TEMPLATE_SLOT = re.compile(r"\$\{[^}]{1,60}\}")
 _PAGE_PATH = re.compile(
     r"""^(?:\.{0,2}/)?(?:[\w\-.~%]+/)*[\w\-.~%]+\.(?:html?|php\d?|aspx?|jsp|cfm|shtml)(?:[?#][^\s'"<>]*)?$"""
@@ -74,13 +76,22 @@ class ScriptLink:
 
 
 def language_codes(code: str) -> list[str]:
-    """Language codes named as string literals in a script (``'sr'``, ``"en"``, ``'sr-Latn'``), in order."""
+    """Language codes named as string literals in a script (``'sr'``, ``"en"``, ``'sr-Latn'``), in order;
+    a code written as a file name's prefix (``"en-" + pageName.slice(3)``) keeps its separator: ``"en-"``."""
     found = []
     for match in _LITERAL.finditer(code):
         value = _literal_value(match.group(0))
-        if value and _LANGUAGE_CODE.match(value) and value.lower() not in found:
+        if value and (_LANGUAGE_CODE.match(value) or _LANGUAGE_PREFIX.match(value)) and value.lower() not in found:
             found.append(value.lower())
     return found
+
+
+def _fits(code: str, after: list[str] | None) -> bool:
+    """Does a language code fit the slot before ``after`` (the next piece's values)? A prefix form
+    ("en-") only when a name follows it glued ("SearchPage.html"), a plain code only when none does:
+    "/" + lang + "/index.html" is /en/index.html, never /en-/index.html."""
+    glued = bool(after) and after[0][:1].isalnum()
+    return glued if _LANGUAGE_PREFIX.match(code) else True
 
 
 def _expansions(expression: str, values_of: ScriptValues) -> list[tuple[str, str]]:
@@ -96,11 +107,13 @@ def _expansions(expression: str, values_of: ScriptValues) -> list[tuple[str, str
     if page:
         return [(page, "")]
     parts = _variable_parts(terms, values, values_of)
-    uses_code = any(part is None for part in parts)
+    slots = [i for i, part in enumerate(parts) if part is None]
     out: list[tuple[str, str]] = []
-    for code in (values_of.codes if uses_code else [""]):
+    for code in (values_of.codes if slots else [""]):
+        if not all(_fits(code, parts[i + 1] if i + 1 < len(parts) else None) for i in slots):
+            continue
         for combination in product(*[[code] if part is None else part for part in parts]):
-            out.append(("".join(combination), code))
+            out.append(("".join(combination), code.rstrip("-_")))  # the link's language: "en", not "en-"
             if len(out) >= MAX_EXPANSIONS:
                 return out
     return out

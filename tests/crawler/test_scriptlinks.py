@@ -132,6 +132,40 @@ def test_a_language_parameter_is_still_filled_with_the_scripts_codes():
         ("http://primer.rs/index.php?lang=sr", "sr"), ("http://primer.rs/index.php?lang=en", "en")]
 
 
+# zemljotresi (Kaid22/ZEMLJOTRESI, Javascript/hamburger.js): the search page is named only as "../HTML/" + lang +
+# "SearchPage.html", lang the current file name's "sr-" or "en-", which the script writes down in its switch.
+EQLOG_SCRIPT = """function PredjiNaEngleski() {
+  const pageName = window.location.href.split("/").pop();
+  window.location.href = window.location.href.replace(pageName, "en-" + pageName.slice(3));
+}
+function PredjiNaSrpski() {
+  const pageName = window.location.href.split("/").pop();
+  window.location.href = window.location.href.replace(pageName, "sr-" + pageName.slice(3));
+}
+function PretragaLogovan() {
+  const lang = window.location.href.split("/").pop().slice(0, 3);
+  if (localStorage.getItem("loggedin") != "true") window.location.href = "../HTML/" + lang + "Login.html";
+  else window.location.href = "../HTML/" + lang + "SearchPage.html";
+}"""
+
+
+def test_a_code_written_as_a_file_names_prefix_fills_a_slot_glued_to_a_name():
+    assert language_codes(EQLOG_SCRIPT) == ["en-", "sr-"]
+    found = [(f.url, f.hreflang) for f in navigation_targets(EQLOG_SCRIPT, "http://eq.test/HTML/sr-Landing.html")]
+    assert found == [("http://eq.test/HTML/en-Login.html", "en"), ("http://eq.test/HTML/sr-Login.html", "sr"),
+                     ("http://eq.test/HTML/en-SearchPage.html", "en"), ("http://eq.test/HTML/sr-SearchPage.html", "sr")]
+
+
+def test_a_prefix_form_code_never_fills_a_folder():
+    code = "var a = 'en-'; var b = 'sr'; location.href = '/' + lang + '/index.html';"
+    urls = [f.url for f in navigation_targets(code, "http://primer.rs/")]
+    assert "http://primer.rs/sr/index.html" in urls and "http://primer.rs/en-/index.html" not in urls
+    page = parse_html('<div data-include="header.html"></div><script>var p = "en-"; var c = "sr";</script>',
+                      "http://primer.rs/index.html")
+    assert {link.url for link in page.links} >= {"http://primer.rs/header.html", "http://primer.rs/sr/header.html"}
+    assert not [link.url for link in page.links if "en-" in link.url]
+
+
 # chinese-restaurant-website (LukaKaludjerovic/Chinese_Restaurant_Website, index.html and assets/js/sr.js):
 # the account pages are named only in the site's own script, beside a row of library scripts.
 RESTAURANT_SCRIPTS = """<html><body><a href="index-sr.html">Početna</a>
