@@ -209,10 +209,11 @@ def prepare_link(url_as_linked: str, kind: str, source_site: str, config: PageOp
 
 def warm_up() -> None:
     """Load once what preparing pages needs (dictionaries, the language model, the suffix list),
-    rather than in the first batch, where 16 fetch threads would wait for it."""
+    rather than in the first batch, where 16 fetch threads would wait for it. A dictionary of Cyrillic
+    words waits for the first Cyrillic page (crawlweb.language.dictionaries.SpellChecker)."""
     for code in ("sr", "en"):
         try:
-            spell_checker(code)
+            spell_checker(code).load("Latn")
         except MissingDictionary as error:  # reported again, clearly, by the job that needs it
             log.warning("%s", error)
     identify_language(WARM_UP_TEXT)
