@@ -88,8 +88,8 @@ def language_codes(code: str) -> list[str]:
 
 def _fits(code: str, after: list[str] | None) -> bool:
     """Does a language code fit the slot before ``after`` (the next piece's values)? A prefix form
-    ("en-") only when a name follows it glued ("SearchPage.html"), a plain code only when none does:
-    "/" + lang + "/index.html" is /en/index.html, never /en-/index.html."""
+    ("en-") only when a name follows it glued ("SearchPage.html"): "/" + lang + "/index.html" is
+    /en/index.html, never /en-/index.html. A plain code fits any slot, as it always did."""
     glued = bool(after) and after[0][:1].isalnum()
     return glued if _LANGUAGE_PREFIX.match(code) else True
 
