@@ -14,6 +14,8 @@ from pathlib import Path
 
 import hunspell
 
+from .scripts import has_cyrillic
+
 DATA_FILE = Path(__file__).with_name("data") / "languages.json"
 
 
@@ -84,7 +86,7 @@ class SpellChecker:
 
 def token_script(word: str) -> str:
     """"Cyrl" for a token with a Cyrillic letter, else "Latn" (digits and other scripts included)."""
-    return "Cyrl" if any("\u0400" <= ch <= "\u04ff" for ch in word) else "Latn"
+    return "Cyrl" if has_cyrillic(word) else "Latn"
 
 
 _loading = threading.Lock()

@@ -70,6 +70,11 @@ _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]")
 _SPACE = re.compile(r"\s")
 
 
+def has_cyrillic(text: str) -> bool:
+    """Does the text hold a Cyrillic character (a token's script, without counting a whole profile)?"""
+    return _CYRILLIC.search(text) is not None
+
+
 def _count(chars: frozenset, text: str) -> int:
     return sum(text.count(c) for c in chars)
 

@@ -141,7 +141,8 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
 
 def _pages_left(crawl: Crawl) -> bool:
     """Before claiming anything: the crawl's state read again, and room for a page by its counter (the
-    requests in flight are counted once our Target is leased, by _budget_left)."""
+    requests in flight are counted once our Target is leased, by _budget_left). The crawl's time limit
+    ends its detector's requests too."""
     crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
     return not crawl.time_is_up and crawl.budget_left > 0
 
@@ -152,10 +153,7 @@ def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     Asked once our Target is leased, so a crawl step that leases after that sees it in flight; a
     step that counted before and leases after may still take the same last page (the budget is as
     soft here as between two parallel steps, see README "Finding bilingual sites")."""
-    crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
-    if crawl.time_is_up:  # the crawl's time limit ends its detector's requests too
-        return False
-    return crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
+    return _pages_left(crawl) and crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
 
 
 def _page_fetched(target: Target) -> Page | None:
