@@ -16,7 +16,7 @@ import lxml.html
 
 from .formlinks import submitter_target
 from .fragments import INCLUDE_ATTRIBUTES, include_links
-from .page_chrome import is_chrome
+from .page_chrome import is_body, is_chrome
 from .paramlinks import param_links, static_page_itself
 from .scriptlinks import (MAX_PAGE_SCRIPTS, MAX_SCRIPT_CHARS, MAX_SCRIPT_LINKS, handler_page_arguments,
                           language_codes, navigation_targets, own_script, same_site, script_links)
@@ -73,6 +73,9 @@ class ParsedPage:
     # the visible text outside the template's parts (page_chrome: navigation, page header and footer,
     # sidebars, cookie notices), line by line like text: what the page's language is read from
     main_text: str = ""
+    # the part of main_text inside the elements that mark a page's body (<main>, <article>, role=main);
+    # "" when the page marks none
+    body_text: str = ""
     canonical_url: str | None = None
     links: list[ParsedLink] = field(default_factory=list)
     links_dropped: int = 0  # links beyond MAX_LINKS_PER_PAGE, not kept
@@ -99,6 +102,9 @@ class _Walker:
         self.main_lines: list[str] = []
         self.main_buffer: list[str] = []  # the buffer's chunks outside the page's chrome
         self.chrome: list = []  # open chrome elements (page_chrome), outermost first
+        self.body_lines: list[str] = []
+        self.body_buffer: list[str] = []  # the main buffer's chunks inside the page's marked body
+        self.body_depth = 0  # open body elements (page_chrome.is_body: <main>, <article>, role=main)
         self.words: list[str] = []
         self.links: list[tuple[ParsedLink, int, int]] = []  # link, first word index, end word index
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
@@ -128,6 +134,8 @@ class _Walker:
         self.buffer.append(text)
         if not self.chrome:
             self.main_buffer.append(text)
+            if self.body_depth:
+                self.body_buffer.append(text)
         self.words.extend(text.split())
         for _, _, chunks, _ in self.open_anchors:
             chunks.append(text)
@@ -143,6 +151,11 @@ class _Walker:
             if line:
                 self.main_lines.append(line)
             self.main_buffer = []
+        if self.body_buffer:
+            line = _norm("".join(self.body_buffer))
+            if line:
+                self.body_lines.append(line)
+            self.body_buffer = []
 
     def admit_link(self) -> bool:
         """The one cap on the links a page keeps, whatever carries them: a hostile page may hold millions."""
@@ -271,6 +284,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
                 walker.break_line()
             if not walker.chrome and tag and is_chrome(tag, el):
                 walker.chrome.append(el)
+            if tag and is_body(tag, el):
+                walker.body_depth += 1
             if tag in ("h1", "h2", "h3"):
                 heading = _norm(el.text_content())
                 if heading:
@@ -284,6 +299,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
             walker.close_link(el)
             if walker.chrome and walker.chrome[-1] is el:
                 walker.chrome.pop()
+            if tag and is_body(tag, el):
+                walker.body_depth -= 1
             if tag in BLOCK_TAGS:
                 walker.break_line()
             walker.add_text(el.tail)
@@ -293,6 +310,7 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
 
     page.text = "\n".join(walker.lines)
     page.main_text = "\n".join(walker.main_lines)
+    page.body_text = "\n".join(walker.body_lines)
     words = walker.words
     for link, start, end in sorted(walker.links, key=lambda item: (item[1], item[2])):
         link.text_before = " ".join(words[max(0, start - window_words):start])

@@ -16,6 +16,9 @@ What counts, read from markup alone:
 Only whole class tokens count ("navbar", not "navbar-text"): "page-header" in Bootstrap 3 is a
 page's own title. A bare "menu" does not count: one-page restaurant templates call their list of
 dishes so (<section id="menu">).
+
+Apart from these, ``is_body`` names the elements by which a page marks its own body: <main>, <article>, and
+role=main on a container; the parser keeps their text apart too (ParsedPage.body_text).
 """
 from __future__ import annotations
 
@@ -57,3 +60,8 @@ def is_chrome(tag: str, el) -> bool:
 
 def _inside_body(el) -> bool:
     return any(isinstance(a.tag, str) and a.tag in BODY_TAGS for a in el.iterancestors())
+
+
+def is_body(tag: str, el) -> bool:
+    """Does the lxml element mark the page's own body (<main>, <article>, role=main)?"""
+    return tag in BODY_TAGS or (tag in CONTAINER_TAGS and (el.get("role") or "").strip().lower() == "main")

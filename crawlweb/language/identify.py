@@ -28,13 +28,14 @@ from .markers import (
     BCMS,
     bcms_markers,
     cyrillic_word_counts,
+    ekavian_text,
     function_word_counts,
     words,
 )
 from .fasttext_model import fasttext_scores
 from .filler import without_filler
 from .placeholder import placeholder_phrase
-from .priors import declares_family, page_priors
+from .priors import declares_family, ekavian_declarations, page_priors
 from .scripts import script_profile
 from .transliterate import cyrillic_to_latin
 from .writing_systems import SCRIPT_LANGUAGES, USUAL_SCRIPT, WritingSystem, script_language, writing_system
@@ -64,9 +65,6 @@ NON_LATIN_LANGUAGES = CYRILLIC_LANGUAGES - {"sr"} | frozenset(
 DICTIONARY_FOR = {"en": "en", "sr": "sr", "hr": "sr", "bs": "sr", "cnr": "sr"}  # sr_Latn_RS accepts hr/bs forms
 MIN_KNOWN_SHARE = 0.3
 DICTIONARY_SAMPLE = 200   # tokens checked
-DECLARED_WORDS_MARGIN = 0.25  # how many more of the words a declared language's dictionary must know
-# ...none more when the template's html lang says the same as the page's own declaration (two sources agree)
-AGREED_DECLARATION_MARGIN = 0.0
 # A weak guess without a dictionary of its own (fastText's "de" at 0.21 on an English page) gives way to a
 # declared language whose dictionary knows this share of the words. Weak only: a neighbour's dictionary
 # knows half the words of a confidently identified Macedonian page declared Serbian.
@@ -193,15 +191,17 @@ def _dictionary_check(guess: LanguageGuess, tokens: list[str]) -> LanguageGuess:
 def _declared_words(guess: LanguageGuess, tokens: list[str], script: str | None,
                     declarations: Declarations) -> LanguageGuess:
     """A language the page itself declares (its URL marker or its own hreflang: per page, unlike a
-    template's html lang) outside the guessed one wins when its dictionary knows clearly more of the
-    page's words (DECLARED_WORDS_MARGIN): the family gate lets an English menu page in on a Serbian
-    footer's markers (Univerzitet, Beograd), and its Serbian dictionary share may still pass the junk
-    check. The margin is none when the template's html lang declares the same language (two sources
-    agree), and a weak guess without a dictionary (fastText's "de" at 0.21 on an English page) gives way
-    when the declared language's dictionary knows DECLARED_ALONE_SHARE of the words. A confident guess
-    without a dictionary gives way to any declaration, html lang included, whose dictionary knows
-    DECLARED_KNOWN_SHARE of them. A declaration alone never wins: /en/ over Serbian text finds fewer
-    English words."""
+    template's html lang) outside the guessed one wins when its dictionary knows at least as many of the
+    page's words: where the words do not choose between the two, the author's word for this page does.
+    The family gate lets an English page in on Serbian names (a team page's "Univerzitet u Beogradu" on
+    each card and in the footer, a Serbian footer's markers), and its Serbian dictionary share may still
+    pass the junk check; the English labels around those names hold as many known words. A template's
+    html lang that names the guessed language does not stop it: it is the template's word, the URL
+    marker the page's. A weak guess without a dictionary (fastText's "de" at 0.21 on an English page)
+    gives way when the declared language's dictionary knows DECLARED_ALONE_SHARE of the words. A
+    confident guess without a dictionary gives way to any declaration, html lang included, whose
+    dictionary knows DECLARED_KNOWN_SHARE of them. A declaration alone never wins: /en/ over Serbian
+    text finds fewer English words."""
     own = guess.evidence.get("dictionary_known_share")
     own_code = DICTIONARY_FOR.get(guess.lang)
     if own is None and own_code is not None:
@@ -220,11 +220,10 @@ def _declared_words(guess: LanguageGuess, tokens: list[str], script: str | None,
         elif own is None:  # the guess has no dictionary to compare with
             needed = DECLARED_ALONE_SHARE
         else:
-            margin = AGREED_DECLARATION_MARGIN if declared.get("html_lang") == lang else DECLARED_WORDS_MARGIN
-            needed = max(MIN_KNOWN_SHARE, own + margin)
+            needed = max(MIN_KNOWN_SHARE, own)
         if known is not None and known >= needed:
             why = (f"whose dictionary knows {known:.0%} of the words ({guess.lang} has none to check)"
-                   if unchecked_and_confident else "whose dictionary knows more words")
+                   if unchecked_and_confident else "whose dictionary knows as many words or more")
             guess.evidence["declared_words"] = {"lang": lang, "known_share": round(known, 3)}
             guess.evidence["decision"] = f"{guess.evidence.get('decision')}; declared {lang}, {why}"
             return LanguageGuess(lang, script, round(0.5 * known, 3), guess.evidence)
@@ -353,6 +352,9 @@ def _decide_latin(body, tokens, profile, ft, hints, evidence) -> LanguageGuess:
     if not in_family:
         return _fasttext_answer(ft, "Latn", evidence)
     scores = dict(markers.scores)
+    if ekavian_text(markers):  # a hr/bs/cnr declaration names the country here, not the standard (priors.py)
+        evidence["ekavian"] = True
+        hints = ekavian_declarations(hints)
     if declares_family(hints):
         # A declared variety: the ijekavian reflex no longer counts against Serbian (priors.py).
         ijekavian = markers.by_group.get("ijek", {})

@@ -22,6 +22,10 @@ only where it carries evidence of its own:
   declaration or domain) name that language, or its family for a BCMS variety: two independent
   sources, the page's address and its body's words, against the template's words. A body that is
   an address list, a form or product codes names no language by itself, and the whole text stands.
+
+Where the page marks its body itself (<main>, <article>, role=main: ParsedPage.body_text) and that body
+holds MIN_MAIN_LETTERS letters, the body is the main text in both steps: a box of edit, donate and share
+links beside the <article> is the template's too, though no class name says so (marked_body).
 """
 from __future__ import annotations
 
@@ -37,10 +41,12 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def identify_page_text(text: str, main_text: str = "", *, url: str | None = None, title: str | None = None,
-                       declarations: Declarations | None = None) -> LanguageGuess:
-    """Language of a page from its whole text and its main text (module docstring)."""
+                       declarations: Declarations | None = None, body_text: str = "") -> LanguageGuess:
+    """Language of a page from its whole text and its main text, or the body its markup marks (module
+    docstring)."""
     if declarations is None:
         declarations = page_declarations(url or "")
+    main_text = marked_body(main_text, body_text)
     own_main = bool(main_text) and main_text != text
     if own_main and _script_names_language(main_text):
         guess = identify_language(main_text, url=url, title=title, declarations=declarations)
@@ -58,6 +64,13 @@ def identify_page_text(text: str, main_text: str = "", *, url: str | None = None
             return _read_from_main(body, main_text, text, f"it is {body.lang}, as the page declares, "
                                                           f"where the whole text read {whole.lang}")
     return whole
+
+
+def marked_body(main_text: str, body_text: str) -> str:
+    """The text of the elements a page marks as its body (<main>, <article>: crawler.page_chrome), when
+    they hold a sentence's letters; else the text outside the template's parts. A share or donate box
+    beside the <article> is the template's, not the page's; an empty <main> a script fills says nothing."""
+    return body_text if _letters(body_text) >= MIN_MAIN_LETTERS else main_text
 
 
 def _family(lang: str) -> str:

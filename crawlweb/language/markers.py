@@ -42,17 +42,20 @@ GROUP_DEFAULTS: dict[str, tuple[dict[str, float], float]] = {
     "place": ({}, 0.25),  # a place name says what the page is about, not which standard it uses
 }
 
+# Two different words, so that one name ("Zvezdara", "Crvena zvezda") does not make a text ekavian.
+MIN_EKAVIAN_WORDS = 2
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # Consonant + "je" clusters that arise only from ijekavian jat (mjesto, vjera, rječnik,
 # tjedan, cjenik, pjesma); ekavian Serbian has "me, ve, re, te, ce, pe" there.
 _IJEK_CLUSTER = re.compile(r"(?:mje|vje|rje|tje|cje|pje)")
 # Long ijekavian jat "ije" before a consonant (lijep, cijena, svijet, riješiti); ekavian has
 # "e" there. Loanwords and shared words with the same letters are excluded: klijent, pacijent,
-# orijentacija (-ijent), premijer, hijerarhija (-ijer), nijedan, prijem, Kijev, dijeta, bijenale.
+# orijentacija (-ijent, and -ijenat: the genitive plural klijenata, pacijenata), premijer,
+# hijerarhija (-ijer), nijedan, prijem, Kijev, dijeta, bijenale.
 _IJEK_LONG = re.compile(r"ije[bcčćdđfghjklmnprsštvzž]")
 # Possessives and pronouns of an -ij stem after č or ž decline with -eg, -em (čiji → čijeg, nečijeg,
 # svačijem; Božiji → Božijeg, ptičijeg): the "ije" there is an ending, no jat, in every standard.
-_IJEK_LONG_EXCEPTIONS = re.compile(r"ijent|ijer|^nijed|^prijem|^kijev|^dijet[aeiou]|^bijenal|^dijecez|[čž]ije[gm]")
+_IJEK_LONG_EXCEPTIONS = re.compile(r"ijen(?:t|at)|ijer|^nijed|^prijem|^kijev|^dijet[aeiou]|^bijenal|^dijecez|[čž]ije[gm]")
 # "bit ćemo", "radit će": an infinitive cut to -t before the future auxiliary.
 _CROATIAN_FUTURE = re.compile(r"(?<=[^\W\d_]{2})t\s+ć(?:u|eš|e|emo|ete)\b")
 _MODALS = frozenset(
@@ -299,6 +302,12 @@ def _add_pattern(evidence, pattern, text, group, profile, weight):
     hits = pattern.findall(text)
     if hits:
         evidence.add(hits[0].strip(), group, profile, weight, len(hits))
+
+
+def ekavian_text(evidence: MarkerEvidence) -> bool:
+    """Is the text ekavian: MIN_EKAVIAN_WORDS different ekavian words and not one ijekavian word?"""
+    ekavian = {form for form, group, _ in evidence.matched if group == "ekav"}
+    return len(ekavian) >= MIN_EKAVIAN_WORDS and "ijek" not in evidence.by_group
 
 
 def has_ijekavian(text: str, minimum: int = 2) -> bool:

@@ -16,7 +16,7 @@ what it does:
 Declarations only choose *within* a family the text has already chosen (a lang="sr" on English
 text weighs nothing: identify.py applies these only inside BCMS or Serbian/Macedonian Cyrillic).
 
-Two rules follow from how these declarations are used in practice:
+Three rules follow from how these declarations are used in practice:
 
 * When a page (or site) declares a BCMS variety, the ijekavian reflex stops counting against
   Serbian: ijekavian is standard Serbian in Republika Srpska and Montenegro, and the declaration
@@ -26,6 +26,10 @@ Two rules follow from how these declarations are used in practice:
   also sold as an English word) counts for Montenegrin as
   much as for Serbian: "cnr" got its ISO 639 code only in 2017 and browsers and CMSs still offer
   only sr/sr-ME, so Montenegrin sites declare "sr".
+* A Croatian, Bosnian or Montenegrin declaration on ekavian text (markers.ekavian_text) counts for
+  Serbian as much: ekavian is standard only in Serbian, so there the declaration names the country
+  or the market the page is for (a Budva firm's "CG" page written in ekavian Serbian), not the
+  standard it is written in; the text then chooses.
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ from .markers import has_ijekavian
 
 BCMS = ("sr", "hr", "bs", "cnr")
 SOUTH_SLAVIC = BCMS + ("mk",)
+IJEKAVIAN_STANDARDS = ("hr", "bs", "cnr")  # the standards with no ekavian norm
 SOURCE_WEIGHTS = {"url": 3.0, "hreflang_self": 2.5, "switch": 2.5, "html_lang": 2.0, "og_locale": 1.0}
 TLD_WEIGHT = 1.5
 PHONE_WEIGHT = 1.0
@@ -100,6 +105,17 @@ def page_priors(url: str | None, declarations: Declarations | None, text: str) -
     priors = declared_priors(declared, montenegro=montenegro)
     priors.update(country_priors(tld, phone))
     return priors
+
+
+def ekavian_declarations(priors: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """``priors`` of an ekavian page: a hr/bs/cnr declaration counts for Serbian as much (module docstring)."""
+    out = {}
+    for source, weights in priors.items():
+        declared = max((w for v, w in weights.items() if v in IJEKAVIAN_STANDARDS), default=0.0)
+        if source in SOURCE_WEIGHTS and declared:
+            weights = {**weights, "sr": max(weights.get("sr", 0.0), declared)}
+        out[source] = weights
+    return out
 
 
 def declares_family(priors: dict[str, dict[str, float]]) -> bool:

@@ -10,7 +10,8 @@ codes; no text is kept) and scores each variety of the family (sr, hr, bs, cnr, 
   nothing on the site declares a variety (priors.py explains why);
 * declarations: each source's weight (priors.SOURCE_WEIGHTS) times the share of the site's
   local pages that declare that variety, so a declaration on every page weighs what it weighs on
-  one page, and a stray one little;
+  one page, and a stray one little; a hr/bs/cnr declaration on an ekavian page counts for Serbian
+  as much, and such a page's own declaration of it keeps it Serbian on a Serbian site (priors.py);
 * country: the domain's ccTLD (.rs/.hr/.ba/.me/.mk) and the most frequent phone code, weak;
 * script: the share of local pages in Serbian Cyrillic (CYRILLIC_SERBIAN_WEIGHT), since Serbian
   is the BCMS standard written in Cyrillic; the share of pages whose Cyrillic letters say
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from .declared import PER_PAGE_SOURCES
 from .priors import (
     BCMS,
+    IJEKAVIAN_STANDARDS,
     PHONE_WEIGHT,
     SOURCE_WEIGHTS,
     SOUTH_SLAVIC,
@@ -69,6 +71,8 @@ def page_observation(guess, declarations=None) -> dict:
         "ijek": {"sr": ijekavian.get("sr", 0.0), "other": ijekavian.get("hr", 0.0)},
         "declared": declarations.languages() if declarations is not None else {},
     }
+    if evidence.get("ekavian"):
+        observation["ekavian"] = True  # a hr/bs/cnr declaration names the country here (priors.py)
     if (evidence.get("family_gate") or {}).get("unclear"):
         observation["unclear_family"] = True  # a neighbour's label the text did not back
     cyrillic = (evidence.get("cyrillic") or {}).get("text")
@@ -140,6 +144,10 @@ def site_variety(host: str, observations: Mapping[str, Mapping]) -> SiteVariety:
                 scores[lang] += weight
                 if lang == "sr" and montenegro:  # Montenegrin sites declare "sr" (priors.py)
                     scores["cnr"] += weight
+    for k in local:  # on ekavian text a hr/bs/cnr declaration counts for Serbian as much (priors.py)
+        for source, lang in (observations[k].get("declared") or {}).items():
+            if observations[k].get("ekavian") and lang in IJEKAVIAN_STANDARDS and source in SOURCE_WEIGHTS:
+                scores["sr"] += SOURCE_WEIGHTS[source] / n
     bosnian_country = 0.0  # the .ba domain's and +387 number's share of Bosnian's score
     for variety, weight in ((tld, TLD_WEIGHT), (phone, PHONE_WEIGHT)):
         if variety in scores:
@@ -193,6 +201,8 @@ def _per_page_declaration(observation: Mapping, html_lang_varies: bool, monteneg
         if lang in SOUTH_SLAVIC:
             if lang == "sr" and montenegro and variety == "cnr":
                 return "cnr"  # Montenegrin sites declare "sr" (priors.py)
+            if lang in IJEKAVIAN_STANDARDS and observation.get("ekavian") and variety == "sr":
+                return "sr"  # on ekavian text the declaration names the country (priors.py)
             return lang
     return None
 

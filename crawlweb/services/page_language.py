@@ -24,5 +24,5 @@ def identify_page_language(parsed, url: str) -> PageLanguage:
     # in a language: "NEXORY — System Entry" on a Serbian firm's gateway made it an English page.
     title = parsed.title if text.strip() else None
     guess = identify_page_text(text, getattr(parsed, "main_text", ""), url=url, title=title,
-                               declarations=declarations)
+                               declarations=declarations, body_text=getattr(parsed, "body_text", ""))
     return PageLanguage((guess.lang or "")[:16], (guess.script or "")[:8], page_observation(guess, declarations))

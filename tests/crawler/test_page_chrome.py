@@ -47,3 +47,15 @@ def test_a_page_that_is_all_template_has_no_main_text():
     html = """<html><body><nav><a href="/">Home</a><a href="/en">English</a></nav></body></html>"""
     page = parse_html(html, "http://acme.example/")
     assert page.text == "HomeEnglish" and page.main_text == ""
+
+
+def test_the_body_a_page_marks_is_kept_apart_from_the_tools_beside_it():
+    html = """<html><body><nav><a href="/">Home</a></nav><div class="content">
+    <article><h1>Chapters</h1><p>Formati dokumenata</p></article>
+    <div class="page-tools">Improve this page. Donate. Share on Twitter</div></div></body></html>"""
+    page = parse_html(html, "http://handbook.example/sr/")
+    assert page.body_text.splitlines() == ["Chapters", "Formati dokumenata"]
+    assert page.main_text.splitlines()[-1] == "Improve this page. Donate. Share on Twitter"
+    acme = parse_html(PAGE, "http://acme.example/about")  # a <main> holding an <article>, read once
+    assert acme.body_text == acme.main_text
+    assert parse_html("<html><body><p>No body marked.</p></body></html>", "http://acme.example/").body_text == ""

@@ -100,11 +100,12 @@ Pratite nas na društvenim mrežama
 Sva prava zadržana"""
 
 
-def test_a_mixed_page_is_the_language_its_address_and_its_html_lang_both_declare():
+def test_a_mixed_page_is_the_language_its_own_address_declares():
     url = "http://gym.example.com/eng/nutricionista.html"
     assert identify_language(MIXED_GYM_PAGE, url=url, html_lang="en").lang == "en"
-    # one declaration alone needs clearly more words of its language
-    assert identify_language(MIXED_GYM_PAGE, url=url, html_lang="sr").lang == "sr"
+    # the words tie: the page's own /eng/ decides, not a template's lang="sr" copied onto every page
+    assert identify_language(MIXED_GYM_PAGE, url=url, html_lang="sr").lang == "en"
+    # with no declaration of its own the page keeps the words' guess (a template's html lang is no tie-break)
     assert identify_language(MIXED_GYM_PAGE, url="http://gym.example.com/nutricionista.html", html_lang="en").lang == "sr"
 
 
@@ -169,3 +170,36 @@ def test_an_english_price_menu_that_fasttext_calls_romanian_is_english_by_its_ht
     declared = identify_language(ENGLISH_PRICE_MENU, url="http://golden-dragon.example.com/menu.html", html_lang="en")
     assert declared.lang == "en"
     assert declared.evidence["declared_words"]["lang"] == "en"
+
+
+def _team_page(menu: str, intro: str, labels: tuple[str, str, str, str], button: str) -> str:
+    """A student project's team page, written for this test: each author's card gives the name of their
+    faculty and department, which stay Serbian on the English page, as does the footer's copyright."""
+    developer, mail, school, department = labels
+    cards = "".join(
+        f"<div class='col'><ul><li><b>{developer} :</b> {name}</li><li><b>{mail} :</b> {login}@example.com</li>"
+        f"<li><b>{school} :</b> Elektronski fakultet Univerziteta u Nišu</li>"
+        f"<li><b>{department} :</b> Katedra za računarstvo</li></ul><button>{button}</button></div>"
+        for name, login in (("Jelena Petrović", "jelena.petrovic"), ("Marko Stojanović", "marko.stojanovic")))
+    return (f"<html><head><title>Bike Rent</title></head><body><nav class='navbar'>{menu}</nav>"
+            f"<div class='container'><h2>{intro}</h2>{cards}</div><footer>Copyright 2021, Jelena Petrović, "
+            "Marko Stojanović, Katedra za računarstvo Elektronskog fakulteta Univerziteta u Nišu</footer></body></html>")
+
+
+ENGLISH_TEAM = _team_page("Home Bikes Locations About us Authors Prices Contact",
+                          "We are always here to answer your questions and hear your suggestions!",
+                          ("Developer", "E-mail", "University", "Department"), "Write to the developer")
+SERBIAN_TEAM = _team_page("Početna Bicikli Lokacije O nama Autori Cene Kontakt",
+                          "Uvek smo tu da odgovorimo na vaša pitanja i čujemo vaše predloge!",
+                          ("Developer", "E-mail", "Fakultet", "Smer"), "Piši developeru")
+
+
+def test_english_labels_around_serbian_names_are_the_english_page_its_address_declares():
+    # The names weigh as much in the dictionaries as the English words: the words tie, and the page's own
+    # "_eng" decides. Its Serbian twin stays Serbian.
+    url = "http://bikerent.example.com/tim_eng.html"
+    parsed = parse_html(ENGLISH_TEAM, url)
+    assert identify_language(parsed.text, title=parsed.title).lang == "sr"  # what the words alone say
+    assert identify_page_language(parsed, url)[:2] == ("en", "Latn")
+    twin = "http://bikerent.example.com/tim.html"
+    assert identify_page_language(parse_html(SERBIAN_TEAM, twin), twin)[:2] == ("sr", "Latn")

@@ -14,6 +14,12 @@ def test_possessives_of_an_ij_stem_are_no_jat():
         assert found is None or found[1] != "ijek", (word, found)
 
 
+def test_a_loanwords_genitive_plural_is_no_jat():
+    for word in ("klijenata", "pacijenata", "koeficijenata"):  # klijent, pacijent, koeficijent
+        found = classify_word(word)
+        assert found is None or found[1] != "ijek", (word, found)
+
+
 def test_jat_words_stay_ijekavian():
     for word in ("snijeg", "bijeg", "lijepog", "vrijeme", "cijena", "mlijeko", "djeca", "mjesto"):
         found = classify_word(word)

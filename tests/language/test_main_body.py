@@ -106,3 +106,46 @@ def test_the_evidence_says_the_main_text_was_read():
     parsed = parse_html(page(ENGLISH_TEMPLATE, SERBIAN_BODY), url)
     guess = identify_page_text(parsed.text, parsed.main_text, url=url)
     assert guess.lang == "sr" and guess.evidence["read"].startswith("main text")
+
+
+# A documentation site's chapter list, written for this test: the Serbian page keeps the template's English
+# (menus, an untranslated heading, the edit/donate/share box beside the <article>); only the chapter titles
+# in the <article> are translated.
+HANDBOOK_CHAPTERS = """<!DOCTYPE html><html lang=""><head><title>Appendices</title></head><body>
+<header class="site-header"><a href="/">Budget Transparency Handbook</a></header>
+<nav><a href="/guide/en/">Guide</a> <a href="/guide/en/why/">Why open budgets?</a>
+<a href="/glossary/">Glossary</a> <a href="/resources/">Resources</a> <a href="/contribute/">Contribute</a></nav>
+<div class="page-content">
+  <article class="post-content">
+    <a href="/guide/sr/">guide</a>
+    <h1>Appendices</h1>
+    <ul><li><a href="/guide/sr/appendices/formats/">Formati dokumenata</a></li>
+    <li><a href="/guide/sr/appendices/law/">Koja su prava građana na pristup podacima o budžetu</a></li></ul>
+  </article>
+  <div class="page-tools"><ul>
+    <li>Improve this page <a href="https://example.org/edit">Edit on the website</a></li>
+    <li>Translate this page <a href="/contribute/translate">Translation guide</a></li>
+    <li>Donate <p>If you have found this useful and would like to support our work please consider making
+    a small donation.</p></li>
+    <li>Share <a href="#">Share on Facebook</a> <a href="#">Share on Twitter</a></li></ul></div>
+</div>
+<footer class="site-footer">Terms of use. Privacy policy. Related projects. Contact.</footer>
+</body></html>"""
+
+
+def test_the_article_a_page_marks_is_its_body_not_the_donate_and_share_box_beside_it():
+    url = "http://handbook.example.org/guide/sr/appendices/"
+    parsed, found = stored(HANDBOOK_CHAPTERS, url)
+    alone = identify_page_text(parsed.text, parsed.main_text, url=url, title=parsed.title)
+    assert alone.lang == "en"  # the text outside the template's parts still holds the box's English
+    assert (found.language, found.script) == ("sr", "Latn")
+
+
+def test_an_empty_main_a_script_fills_leaves_the_page_to_its_main_text():
+    # <main> holds no sentence (a news page whose script writes the article): the text outside the template reads
+    url = "http://gradnja.example.com/sr/vesti.html"
+    header, nav, footer = ENGLISH_TEMPLATE
+    html = (f"<html lang='en'><body>{header}{nav}<main><h1 id='news-title'></h1></main>"
+            f"<div class='news'><p>{SERBIAN_BODY}</p></div>{footer}</body></html>")
+    parsed, found = stored(html, url)
+    assert parsed.body_text == "" and found.language == "sr"

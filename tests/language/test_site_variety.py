@@ -164,3 +164,28 @@ def test_a_serbian_sites_page_keeps_bosnian_only_beyond_the_tie_and_the_keep_mar
     assert decision.variety == "sr"
     assert decision.page_languages["/usluge.html"] == ("sr", "Latn")
     assert decision.page_languages["/historija.html"] == ("bs", "Latn")
+
+
+# A Kotor boat-tour firm's "CG" page, written for these tests: the country's label over ekavian Serbian
+# (prelepom, posetu), and the same page in ijekavian (prelijepom, posjetu), which Montenegrin is written in.
+BOAT_TOUR = ("Krstarenje Bokokotorskim zalivom. Šta nudimo? Uživajte u {prelepom} pogledu na planine i stari grad "
+             "sa palube našeg broda. Polazimo svakog dana u 10 časova iz luke u Kotoru. Dobićete ručak i piće, "
+             "a organizovali smo i {posetu} Perastu. Pozovite nas: +382 67 123 456.")
+
+
+def test_an_ekavian_page_a_montenegrin_site_labels_cg_is_serbian():
+    # Ekavian is standard only in Serbian: the "cg" in the address names the country, not the standard
+    host = "boka-tours.example.com"
+    ekavian = BOAT_TOUR.format(prelepom="prelepom", posetu="posetu")
+    language, script, observation = prepared(f"http://{host}/index_cg.html", ekavian)
+    assert (language, script) == ("sr", "Latn") and observation["ekavian"]
+    decision = site_variety(host, _site(host, [("/index_cg.html", ekavian, None), ("/index_en.html", ENGLISH, "en")]))
+    assert decision.variety == "sr" and _labels(decision)["index_cg.html"] == "sr-Latn"
+
+
+def test_the_same_page_in_ijekavian_stays_montenegrin():
+    host = "boka-tours.example.com"
+    ijekavian = BOAT_TOUR.format(prelepom="prelijepom", posetu="posjetu")
+    assert prepared(f"http://{host}/index_cg.html", ijekavian)[:2] == ("cnr", "Latn")
+    decision = site_variety(host, _site(host, [("/index_cg.html", ijekavian, None), ("/index_en.html", ENGLISH, "en")]))
+    assert decision.variety == "cnr" and _labels(decision)["index_cg.html"] == "cnr"
