@@ -387,6 +387,12 @@ def job_share(run: ScaleRun) -> float:
         print(f"  {queue:6s} {function:28s} {len(values):6d} jobs {sum(values):8.1f} s  mean {sum(values) / len(values):6.2f} s"
               f"  max {max(values):6.1f} s")
     print(f"site scorings (sites carried by score_sites jobs): {times.site_scorings}")
+    pages, per_page = measures.cost_by_part(times.spans, run.samples)
+    if per_page:  # flat rows: a kind of job costs the same a page early and late in the crawl
+        print(f"job seconds per page fetched, by fifth of the pages ({pages[0]:,} each; ms a page; a job counts "
+              "in the fifth it ended in):")
+        for function, values in sorted(per_page.items(), key=lambda item: -sum(item[1])):
+            print(f"  {function:28s} " + " ".join(f"{value:7.2f}" for value in values))
     return scoring / total if total else -1.0
 
 

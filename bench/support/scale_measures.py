@@ -44,6 +44,7 @@ def window_rates(samples: list[tuple[float, int]], share: float = 0.1) -> tuple[
 class JobTimes:
     by_function: dict[tuple[str, str], list[float]] = field(default_factory=lambda: defaultdict(list))
     site_scorings: int = 0  # sites carried by score_sites jobs: how often, in all, a site was scored
+    spans: list[tuple[str, float, float]] = field(default_factory=list)  # (function, ended epoch, seconds)
 
     def seconds(self, queues: tuple[str, ...] | None = None) -> float:
         return sum(sum(v) for (queue, _), v in self.by_function.items() if queues is None or queue in queues)
@@ -74,11 +75,32 @@ def job_times(redis_url: str, queues: tuple[str, ...], since: float) -> JobTimes
                 if job.started_at.timestamp() < since:
                     continue
                 function = (job.func_name or "?").rsplit(".", 1)[-1]
-                times.by_function[(name, function)].append((job.ended_at - job.started_at).total_seconds())
+                seconds = (job.ended_at - job.started_at).total_seconds()
+                times.by_function[(name, function)].append(seconds)
+                times.spans.append((function, job.ended_at.timestamp(), seconds))
                 if function in ("score_sites", "score_site") and len(job.args) > 1:
                     site_ids = job.args[1]
                     times.site_scorings += len(site_ids) if isinstance(site_ids, (list, tuple)) else 1
     return times
+
+
+def cost_by_part(spans: list[tuple[str, float, float]], samples: list[tuple[float, int]],
+                 parts: int = 5) -> tuple[list[int], dict[str, list[float]]]:
+    """Job seconds per page fetched, by function, in each of ``parts`` equal shares of the pages reached
+    (a job counts in the share its end falls in): whether a kind of job costs more a page as the crawl
+    grows, which the whole run's totals hide. Returns the pages of each share and {function: ms a page}."""
+    reached = samples[-1][1] if samples else 0
+    if reached <= 0:
+        return [], {}
+    marks = [time_at(samples, reached * i / parts) for i in range(parts + 1)]
+    marks[0], marks[-1] = float("-inf"), float("inf")  # start-up's jobs in the first share, the drain's in the last
+    pages = [round(reached / parts)] * parts
+    seconds: dict[str, list[float]] = defaultdict(lambda: [0.0] * parts)
+    for function, ended, spent in spans:
+        share = next(i for i in range(parts) if ended < marks[i + 1])
+        seconds[function][share] += spent
+    return pages, {function: [1000 * s / max(1, n) for s, n in zip(values, pages)]
+                   for function, values in seconds.items()}
 
 
 # ---- verdicts ----------------------------------------------------------------------------------
