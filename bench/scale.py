@@ -390,9 +390,9 @@ def job_share(run: ScaleRun) -> float:
     pages, per_page = measures.cost_by_part(times.spans, run.samples)
     if per_page:  # flat rows: a kind of job costs the same a page early and late in the crawl
         print(f"job seconds per page fetched, by fifth of the pages ({pages[0]:,} each; ms a page; a job counts "
-              "in the fifth it ended in):")
-        for function, values in sorted(per_page.items(), key=lambda item: -sum(item[1])):
-            print(f"  {function:28s} " + " ".join(f"{value:7.2f}" for value in values))
+              "in the fifth it ended in), then the seconds of the jobs that ended after the crawl:")
+        for function, values in sorted(per_page.items(), key=lambda item: -sum(item[1][:-1])):
+            print(f"  {function:28s} " + " ".join(f"{value:7.2f}" for value in values[:-1]) + f"   {values[-1]:7.1f} s")
     return scoring / total if total else -1.0
 
 

@@ -27,18 +27,18 @@ def test_lags_count_every_site_seen_during_the_crawl_and_the_late_ones_until_the
     assert percentile([1.0, 2.0, 3.0, 4.0, 100.0], 0.95) == 100.0
 
 
-def test_job_costs_are_read_per_page_in_each_fifth_of_the_crawl_with_start_up_and_drain_at_the_ends():
+def test_job_costs_are_read_per_page_in_each_fifth_of_the_crawl_and_the_drain_apart():
     # 100 pages/s for 10 s (1,000 pages): each fifth is 200 pages, reached every 2 s
     samples = [(0.0, 0)] + [(float(t), 100 * t) for t in range(1, 11)]
     spans = [("crawl_step", 1.0, 0.4),      # first fifth
              ("crawl_step", -5.0, 0.2),     # before the first page: first fifth too
              ("crawl_step", 9.5, 0.4),      # last fifth
              ("score_sites", 5.0, 1.0),     # 5 s is 500 pages: the third fifth (400-600)
-             ("score_sites", 30.0, 0.6)]    # in the drain after the end: the last fifth
+             ("score_sites", 30.0, 0.6)]    # in the drain after the last sample: seconds, apart
     pages, per_page = cost_by_part(spans, samples)
     assert pages == [200] * 5
-    assert per_page["crawl_step"] == pytest.approx([3.0, 0.0, 0.0, 0.0, 2.0])  # 600 ms over 200 pages, 400 ms over 200
-    assert per_page["score_sites"] == pytest.approx([0.0, 0.0, 5.0, 0.0, 3.0])
+    assert per_page["crawl_step"] == pytest.approx([3.0, 0.0, 0.0, 0.0, 2.0, 0.0])  # 600 ms / 200 pages, 400 / 200
+    assert per_page["score_sites"] == pytest.approx([0.0, 0.0, 5.0, 0.0, 0.0, 0.6])
 
 
 def test_a_crawl_with_no_page_has_no_costs_by_part():

@@ -87,19 +87,21 @@ def job_times(redis_url: str, queues: tuple[str, ...], since: float) -> JobTimes
 def cost_by_part(spans: list[tuple[str, float, float]], samples: list[tuple[float, int]],
                  parts: int = 5) -> tuple[list[int], dict[str, list[float]]]:
     """Job seconds per page fetched, by function, in each of ``parts`` equal shares of the pages reached
-    (a job counts in the share its end falls in): whether a kind of job costs more a page as the crawl
-    grows, which the whole run's totals hide. Returns the pages of each share and {function: ms a page}."""
+    (a job counts in the share its end falls in; start-up's jobs in the first): whether a kind of job
+    costs more a page as the crawl grows, which the whole run's totals hide. Jobs that ended after the
+    last sample (the drain: the end's scoring) are left to the last value, in seconds, not per page.
+    Returns the pages of each share and {function: [ms a page per share..., seconds after the end]}."""
     reached = samples[-1][1] if samples else 0
     if reached <= 0:
         return [], {}
     marks = [time_at(samples, reached * i / parts) for i in range(parts + 1)]
-    marks[0], marks[-1] = float("-inf"), float("inf")  # start-up's jobs in the first share, the drain's in the last
+    marks[0], marks[-1] = float("-inf"), samples[-1][0]
     pages = [round(reached / parts)] * parts
-    seconds: dict[str, list[float]] = defaultdict(lambda: [0.0] * parts)
+    seconds: dict[str, list[float]] = defaultdict(lambda: [0.0] * (parts + 1))
     for function, ended, spent in spans:
-        share = next(i for i in range(parts) if ended < marks[i + 1])
+        share = next((i for i in range(parts) if ended <= marks[i + 1]), parts)
         seconds[function][share] += spent
-    return pages, {function: [1000 * s / max(1, n) for s, n in zip(values, pages)]
+    return pages, {function: [1000 * s / max(1, n) for s, n in zip(values, pages)] + [values[-1]]
                    for function, values in seconds.items()}
 
 
