@@ -71,6 +71,10 @@ class Target(models.Model):
             # A host's postponed Targets (retries): when its HostQueue row must wake (crawlweb.services.host_queues).
             models.Index(fields=["crawl", "host", "due_at"], name="target_postponed",
                          condition=Q(state="pending", due_at__isnull=False)),
+            # A site's shallowest pending Targets (M03's current Targets, frontier.placement): the first
+            # entries, read without walking a big site's thousands of others at every batch.
+            models.Index(fields=["crawl", "site", "depth", "id"], name="target_site_shallowest",
+                         condition=Q(state="pending")),
         ]
 
     def __str__(self):

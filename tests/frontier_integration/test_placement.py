@@ -311,3 +311,25 @@ def test_m03_places_again_each_sites_shallowest_pending_targets_in_statements_th
     assert replaced == [f"http://{host}{path}" for host in hosts[:2] for path in ("/a.html", "/z.html")], \
         "each touched site's two shallowest pending Targets, no other"
     assert place_one_new_target_in(hosts[2:]) == statements_for_two, "four sites take the statements of two"
+
+
+def test_m03_re_places_a_big_sites_shallowest_pending_targets_not_the_new_ones_nor_the_fetched():
+    config = {"modules": {"M01": {}, "M03": {"max_site_targets": 3, "replace_growth": 1.0}}}
+    crawl = Crawl.objects.create(name="big site", page_budget=100, config=config)
+    first = []
+    for depth in (5, 1, 4, 2, 3, 1):  # two at depth 1: the older one comes first
+        first += add_targets(crawl, [Candidate(f"http://www.primer.rs/d{depth}/p{len(first)}.html")],
+                             origin="forward", depth=depth).new_ids
+    first += add_targets(crawl, [Candidate("http://www.drugi.rs/a.html")], origin="forward", depth=1).new_ids
+    place_targets(crawl.pk, first)
+    Target.objects.filter(pk=first[1]).update(state=Target.State.DONE)  # the oldest at depth 1, fetched
+    m03 = LayerPlacement.objects.filter(target_id__in=first, module="M03")
+    stamps = dict(m03.values_list("target_id", "placed_at"))
+
+    new = add_targets(crawl, [Candidate(f"http://www.primer.rs/new{i}.html") for i in range(2)],
+                      origin="forward", depth=0).new_ids  # shallower than every other: never its own "current"
+    place_targets(crawl.pk, new)
+    again = dict(m03.values_list("target_id", "placed_at"))
+    replaced = [pk for pk in first if again[pk] > stamps[pk]]
+    assert replaced == [first[3], first[4], first[5]], "depths 2, 3 and the other 1: the site's three shallowest pending"
+    assert LayerPlacement.objects.filter(target_id__in=new, module="M03").count() == 2
