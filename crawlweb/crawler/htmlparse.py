@@ -104,7 +104,7 @@ class _Walker:
         self.chrome: list = []  # open chrome elements (page_chrome), outermost first
         self.body_lines: list[str] = []
         self.body_buffer: list[str] = []  # the main buffer's chunks inside the page's marked body
-        self.body_depth = 0  # open body elements (page_chrome.is_body: <main>, <article>, role=main)
+        self.body: list = []  # open elements marking the page's body (page_chrome.is_body), outermost first
         self.words: list[str] = []
         self.links: list[tuple[ParsedLink, int, int]] = []  # link, first word index, end word index
         self.open_anchors: list[tuple[ParsedLink, int, list[str], object]] = []
@@ -134,28 +134,20 @@ class _Walker:
         self.buffer.append(text)
         if not self.chrome:
             self.main_buffer.append(text)
-            if self.body_depth:
+            if self.body:
                 self.body_buffer.append(text)
         self.words.extend(text.split())
         for _, _, chunks, _ in self.open_anchors:
             chunks.append(text)
 
     def break_line(self) -> None:
-        if self.buffer:
-            line = _norm("".join(self.buffer))
-            if line:
-                self.lines.append(line)
-            self.buffer = []
-        if self.main_buffer:
-            line = _norm("".join(self.main_buffer))
-            if line:
-                self.main_lines.append(line)
-            self.main_buffer = []
-        if self.body_buffer:
-            line = _norm("".join(self.body_buffer))
-            if line:
-                self.body_lines.append(line)
-            self.body_buffer = []
+        for buffer, lines in ((self.buffer, self.lines), (self.main_buffer, self.main_lines),
+                              (self.body_buffer, self.body_lines)):
+            if buffer:
+                line = _norm("".join(buffer))
+                if line:
+                    lines.append(line)
+                buffer.clear()
 
     def admit_link(self) -> bool:
         """The one cap on the links a page keeps, whatever carries them: a hostile page may hold millions."""
@@ -285,7 +277,7 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
             if not walker.chrome and tag and is_chrome(tag, el):
                 walker.chrome.append(el)
             if tag and is_body(tag, el):
-                walker.body_depth += 1
+                walker.body.append(el)
             if tag in ("h1", "h2", "h3"):
                 heading = _norm(el.text_content())
                 if heading:
@@ -299,8 +291,8 @@ def parse_html(html: str, base_url: str, *, window_words: int = 10, links_agains
             walker.close_link(el)
             if walker.chrome and walker.chrome[-1] is el:
                 walker.chrome.pop()
-            if tag and is_body(tag, el):
-                walker.body_depth -= 1
+            if walker.body and walker.body[-1] is el:
+                walker.body.pop()
             if tag in BLOCK_TAGS:
                 walker.break_line()
             walker.add_text(el.tail)
