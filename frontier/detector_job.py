@@ -15,7 +15,7 @@ are collected from the configured providers and scheduled in the backlink queue 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 
@@ -23,10 +23,10 @@ from crawlweb.language.site_variety import SiteVariety
 from crawlweb.models import Crawl, Link, Page
 from crawlweb.services.derived_writes import derived_writes
 from crawlweb.services.followups import StepResult, run_followups
-from crawlweb.services.polite_fetch import PoliteFetch, PoliteFetcher
+from crawlweb.services.polite_fetch import FetchRequest, PoliteFetch, PoliteFetcher
 from crawlweb.services.site_language import (decide_site_language, decide_sites_languages, settle_sites_languages,
                                              stored_label)
-from frontier.classifiers.bs_detector import detect_bilingual
+from frontier.classifiers.bs_detector import detection_steps, run_steps
 from frontier.classifiers.link_features import LinkContext
 from frontier.classifiers.render_hints import render_hints
 from frontier.detector_backlinks import schedule_backlinks
@@ -151,6 +151,11 @@ class DetectorFetches:
         add (the page's own, plus one)."""
         self.fetcher, self.page, self.languages, self.links, self.depth = fetcher, page, languages, links, depth
         self.fetches: dict[str, PoliteFetch] = {}
+        self.read_ahead: dict[str, PoliteFetch] = {}  # read side by side with other sites' pages (Detection.judge_many)
+
+    def request(self, url: str) -> FetchRequest:
+        """What reading ``url`` asks of PoliteFetcher.fetch_many."""
+        return FetchRequest(url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
 
     def links_of(self, url: str) -> list[LinkContext]:
         """The links of a page the detector read (a gateway's target, a switch's other side)."""
@@ -161,7 +166,8 @@ class DetectorFetches:
         known = self.fetches.get(url)
         if known is not None and known.page is not None:  # read in an earlier pass (before a render)
             return self.languages(known.page)
-        fetched = self.fetcher.fetch(url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
+        fetched = self.read_ahead.pop(url, None) or self.fetcher.fetch(
+            url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
         self.fetches[url] = fetched
         return self.languages(fetched.page) if fetched.page is not None else None
 
@@ -210,6 +216,25 @@ class NoFetches(DetectorFetches):
 
 
 @dataclass
+class Judging:
+    """One site being decided: its input page, what the detector has read for it, the links its scripts add."""
+    detection: Detection
+    page: Page
+    page_language: str | None
+    predictor: RecordingPredictor
+    fetches: DetectorFetches
+    from_scripts: list[LinkContext] = field(default_factory=list)
+
+    def steps(self):
+        """A run of the detector over the page's links (and its scripts', once read)."""
+        detection, page = self.detection, self.page
+        return detection_steps(
+            page.final_url or page.url, self.page_language, detection.links.contexts(page) + self.from_scripts,
+            self.predictor, min_likelihood=detection.min_likelihood, pair=detection.pair,
+            max_fetches=detection.strategy.settings.max_fetches, follow=self.fetches.links_of)
+
+
+@dataclass
 class Judged:
     """One site's decision, made in memory: what its verdict row will hold and what its fetches stored."""
     page: Page
@@ -234,6 +259,7 @@ class Detection:
         self.links = PageLinks()
         self.fetcher = PoliteFetcher(crawl)  # the crawl's settings and the hosts it meets, read once per job
         self.depths: dict[int, int] = {}  # the input pages' depths
+        self.step = StepResult(crawl.pk)  # what storing the pages read side by side calls for
 
     def load(self, pages: list[Page]) -> None:
         """What judging the pages reads, for all of them at once: their links, their Targets' depths, their
@@ -247,22 +273,84 @@ class Detection:
     def judge(self, page: Page) -> Judged:
         """Decide the page's site from its links and the pages behind the best of them (fetched and
         stored now, on the crawl's account); nothing of the decision is stored yet."""
-        crawl, strategy, pair = self.crawl, self.strategy, self.pair
+        judging = self._start(page)
+        return self._finish(judging, run_steps(judging.steps(), judging.fetches))
+
+    def judge_many(self, pages: list[Page]) -> tuple[list[Judged], list[int]]:
+        """judge() of many sites, their pages read in rounds: each round reads the next page every
+        site's detector asks for, side by side, and stores them as one batch (PoliteFetcher.fetch_many);
+        a site's own scripts and renders are read after, site by site. Returns the judged sites and the
+        pages of those whose judging failed (logged)."""
+        judged, failed, waiting = [], [], []
+
+        def go_on(judging: Judging, steps, answer=None, first=False) -> None:
+            try:
+                url = next(steps) if first else steps.send(answer)
+            except StopIteration as done:
+                try:
+                    judged.append(self._finish(judging, done.value))
+                except Exception:
+                    log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
+                    failed.append(judging.page.pk)
+                return
+            except Exception:
+                log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
+                failed.append(judging.page.pk)
+                return
+            waiting.append((judging, steps, url))
+
+        for page in pages:
+            try:
+                judging = self._start(page)
+            except Exception:
+                log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, page.pk)
+                failed.append(page.pk)
+                continue
+            go_on(judging, judging.steps(), first=True)
+        while waiting:
+            this_round, waiting[:] = list(waiting), []
+            self._read_side_by_side([(judging.fetches, url) for judging, _steps, url in this_round])
+            for judging, steps, url in this_round:
+                try:
+                    answer = judging.fetches(url)
+                except Exception:
+                    log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
+                    failed.append(judging.page.pk)
+                    continue
+                go_on(judging, steps, answer)
+        return judged, failed
+
+    def _read_side_by_side(self, reads: list[tuple[DetectorFetches, str]]) -> None:
+        """Fetch the round's pages together; what each gave waits in its site's DetectorFetches. Their links
+        and their sites' languages are read once for the round."""
+        reads = [(fetches, url) for fetches, url in reads
+                 if not (url in fetches.fetches and fetches.fetches[url].page is not None)]
+        if not reads:
+            return
+        outcomes = self.fetcher.fetch_many([fetches.request(url) for fetches, url in reads], self.step)
+        for (fetches, url), outcome in zip(reads, outcomes):
+            fetches.read_ahead[url] = outcome
+        pages = [outcome.page for outcome in outcomes if outcome.page is not None]
+        self.links.load(pages)
+        self.languages.load({page.site_id for page in pages})
+
+    def _start(self, page: Page) -> Judging:
         if page.pk not in self.links.rows:  # judged without ``load`` (a caller of one page)
             self.load([page])
-        predictor = RecordingPredictor(self.predictor)
         reads = DetectorFetches if self.requests else NoFetches
         fetches = reads(self.fetcher, page, self.languages, self.links, self.depths.get(page.pk, 0) + 1)
-        page_language = self.languages(page)
-        from_scripts: list[LinkContext] = []
+        return Judging(self, page, self.languages(page), RecordingPredictor(self.predictor), fetches)
+
+    def _finish(self, judging: Judging, verdict) -> Judged:
+        """The rest of a site's decision once its detector has read the pages behind its links: its own
+        scripts, then a render, when those left it undecided; then the evidence."""
+        crawl, strategy, pair = self.crawl, self.strategy, self.pair
+        page, page_language, predictor, fetches = judging.page, judging.page_language, judging.predictor, judging.fetches
+        from_scripts = judging.from_scripts
 
         def decide():
-            return detect_bilingual(
-                page.final_url or page.url, page_language, self.links.contexts(page) + from_scripts, predictor,
-                fetches, min_likelihood=self.min_likelihood, pair=pair, max_fetches=strategy.settings.max_fetches,
-                follow=fetches.links_of)
+            return run_steps(judging.steps(), fetches)
 
-        verdict = decide()
         scripts = [] if verdict.bilingual else self.links.own_scripts(page)
         if scripts:
             from_scripts += fetches.script_links(scripts)
@@ -300,6 +388,7 @@ class Detection:
         # pages fetched when each was decided: the job's own downloads after it are not counted yet
         fetched_by_then = crawl.pages_fetched - sum(item.fetches.downloaded for item in judged)
         rows, step = [], StepResult(crawl.pk)  # step: what storing the fetched pages calls for, all in one
+        step.add(self.step)
         for item in judged:
             fetched_by_then += item.fetches.downloaded
             rows.append(SiteVerdict(crawl=crawl, site_id=item.page.site_id, page=item.page, bilingual=item.bilingual,
@@ -357,13 +446,7 @@ def detect_sites(crawl_id: int, page_ids: list[int]) -> list[SiteVerdict]:
         return []
     detection = Detection(next(iter(first_of_site.values())).crawl)
     detection.load(list(first_of_site.values()))
-    judged, failed = [], []
-    for page in first_of_site.values():
-        try:
-            judged.append(detection.judge(page))
-        except Exception:
-            log.exception("crawl %s: detecting the site of page %s failed", crawl_id, page.pk)
-            failed.append(page.pk)
+    judged, failed = detection.judge_many(list(first_of_site.values()))
     verdicts = detection.store(judged) if judged else []
     if failed:
         raise DetectionFailed(f"crawl {crawl_id}: the detector failed on the sites of pages {failed} "

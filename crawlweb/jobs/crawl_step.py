@@ -4,14 +4,12 @@ Safe to run twice and on any number of workers: leases decide who fetches what.
 """
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import socket
-import threading
 import time
 import uuid
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from django.conf import settings
 from rq import get_current_job
@@ -20,20 +18,17 @@ from django.db.models import Count, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from crawlweb.crawler.fetch import UNEXPECTED, FetchResult
-from crawlweb.crawler.urls import site_name
-from crawlweb.jobs.allocator import limit_arenas, release_free_memory
+from crawlweb.services.allocator import release_free_memory
 from crawlweb.jobs.queueing import (describe_jobs, enqueue, jobs_waiting, pending_crawl_jobs, queue_behind_crawl_jobs,
                                     uses_redis)
-from crawlweb.models import Crawl, Target
+from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
                                         run_step_followups)
-from crawlweb.services.leasing import Lease, hand_back_leases, in_flight, lease_batch, next_lease_in
-from crawlweb.services.network import NetworkOutcome, fetcher_for, network_step, warc_writer_for
-from crawlweb.services import prep_processes
-from crawlweb.services.page_prep import failed_preparation, keeps_page
-from crawlweb.services.storing import Fetched, host_interval, record_batch, robots_policy
+from crawlweb.services.leasing import hand_back_leases, in_flight, lease_batch, next_lease_in
+from crawlweb.services.network import fetcher_for, warc_writer_for
+from crawlweb.services.fetch_threads import DISK_FULL_ERRNOS, fetch_and_prepare, fetch_pool
+from crawlweb.services.storing import host_interval, record_batch
 from crawlweb.services import table_statistics
 from crawlweb.tallies.fold import fold_tallies
 
@@ -45,8 +40,6 @@ MAX_IDLE_WAIT_S = 1.0
 DRY_FOLLOWUPS_AFTER_S = 10.0
 # How long the first page back waits for others to be stored with it (see _come_back).
 STORE_PATIENCE_S = 0.2
-_pools: dict[int, ThreadPoolExecutor] = {}
-_pools_lock = threading.Lock()
 
 
 def worker_id() -> str:
@@ -60,16 +53,6 @@ def worker_id() -> str:
 def in_process_lease_owners(host: str, pid: int) -> str:
     """The start of every lease owner of the steps run in process ``pid`` of ``host`` outside RQ."""
     return f"{host}:pid{pid}:"
-
-
-def _pool() -> ThreadPoolExecutor:
-    with _pools_lock:
-        pool = _pools.get(os.getpid())
-        if pool is None:
-            limit_arenas()  # before the fetch threads start: they share few malloc arenas (allocator.py)
-            pool = _pools[os.getpid()] = ThreadPoolExecutor(settings.CRAWLER_CONCURRENCY,
-                                                            thread_name_prefix="fetch")
-        return pool
 
 
 def crawl_step(crawl_id: int) -> int:
@@ -103,7 +86,6 @@ def crawl_step(crawl_id: int) -> int:
     return leased
 
 
-DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
 
 
 def _pause_for_disk(crawl_id: int, error: OSError) -> None:
@@ -296,7 +278,7 @@ def _lease_and_fetch(crawl: Crawl, config: CrawlConfig, limit: int, owner: str) 
         return []
     leases = lease_batch(crawl, owner, room, settings.CRAWLER_LEASE_SECONDS)
     fetcher, warc = fetcher_for(config.address_policy), warc_writer_for(crawl.pk)
-    return [_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
+    return [fetch_pool().submit(fetch_and_prepare, fetcher, lease, config, warc) for lease in leases]
 
 
 def _store(crawl: Crawl, batch: list[Future], config: CrawlConfig) -> StepResult:
@@ -318,41 +300,6 @@ def _room(crawl: Crawl) -> int:
     if crawl.state != Crawl.State.RUNNING or crawl.time_is_up:
         return 0
     return crawl.budget_left - fresh["leased"]
-
-
-def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetched:
-    """In a fetch thread: the network step, then the page's parsing while other fetches wait on the network.
-
-    Whatever one URL does to the network step or its page to the preparation, the failure stays with
-    its Target: raised here, it failed the whole batch it came with, and every later step that leased
-    it again."""
-    time.sleep(lease.wait_s())  # a host leased within the look-ahead: its clock runs out now
-    try:
-        outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
-                               _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))
-    except Exception as error:
-        if isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS:
-            raise  # the machine's fault, not the URL's: the step pauses the crawl naming the disk (_pause_for_disk)
-        log.exception("fetching %s failed unexpectedly", lease.target.url)
-        failed = FetchResult(requested_url=lease.target.url, final_url=lease.target.url, error_kind=UNEXPECTED,
-                             error=f"crawler error while fetching: {type(error).__name__}: {error}")
-        outcome = NetworkOutcome(result=failed, finished_at=time.time())
-    prepared = None
-    if keeps_page(outcome.result):
-        try:
-            prepared = prep_processes.prepare(outcome.result, site_name(lease.host.name), config, lease.source_url)
-        except Exception as error:  # whatever the page holds, its failure stays with its Target too
-            log.exception("preparing %s failed unexpectedly", lease.target.url)
-            outcome.result = failed_preparation(outcome.result, error)
-    return Fetched(lease, outcome, prepared)
-
-
-def _etag(target: Target) -> str | None:
-    return (target.page.headers.get("etag") if target.page_id else None) or None
-
-
-def _last_modified(target: Target) -> str | None:
-    return (target.page.headers.get("last-modified") if target.page_id else None) or None
 
 
 def end_reason(crawl: Crawl) -> str:

@@ -20,7 +20,7 @@ import redis
 from django.db import close_old_connections
 from rq import SimpleWorker
 
-from crawlweb.jobs.allocator import release_free_memory
+from crawlweb.services.allocator import release_free_memory
 from crawlweb.jobs.chain_watch import start_chain_watch
 from crawlweb.services import prep_processes
 from crawlweb.services.page_prep import warm_up

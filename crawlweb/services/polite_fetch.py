@@ -15,6 +15,7 @@ follow-up does not start a second decision about the site being decided.
 """
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -30,11 +31,13 @@ from crawlweb.models import Crawl, Host, Page, Target
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
-from crawlweb.services.leasing import Lease, claim_host, expired_lease, in_flight
+from crawlweb.services.fetch_threads import fetch_and_prepare, fetch_pool
+from crawlweb.services.leasing import (EXTRA_WAIT_S, POLL_S, Lease, claim_host, claim_hosts_now, expired_lease,
+                                       in_flight)
 from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
-from crawlweb.services.storing import host_interval, record_outcome, robots_policy
-from crawlweb.services.stored_pages import page_at
-from crawlweb.services.targets import Candidate, add_targets
+from crawlweb.services.storing import host_interval, record_batch, record_outcome, robots_policy
+from crawlweb.services.stored_pages import page_at, pages_at
+from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
 
 # A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
 MAX_ROUNDS = 2
@@ -68,6 +71,11 @@ class PoliteFetcher:
         if name not in self._hosts:
             self._hosts[name] = host_for(name)
         return self._hosts[name]
+
+    def remember(self, host: Host) -> Host:
+        """The host as read afresh, for this job's later fetches."""
+        self._hosts[host.name] = host
+        return host
 
     def fetch(self, url: str, *, origin: str, source_page: Page | None = None, depth: int = 0) -> PoliteFetch:
         crawl, config = self.crawl, self.config
@@ -131,6 +139,174 @@ class PoliteFetcher:
                 state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
                 last_error=f"fetched for {origin}; not retried by the crawl")
         return outcome
+
+
+    def fetch_many(self, requests: list[FetchRequest], step: StepResult) -> list[PoliteFetch]:
+        """fetch() of many URLs side by side, one request per host at a time: the stored pages read in one
+        statement, the hosts claimed, the Targets added and leased in a few, the requests sent from the fetch
+        threads and their pages stored as one batch (what storing calls for noted on ``step``). A detector job
+        reads the next page of each of its sites this way: one by one, each fetch cost some fifteen statements.
+        A host whose clock runs is waited for as fetch() waits; a robots.txt fetch takes its host's turn."""
+        crawl, config = self.crawl, self.config
+        outcomes = [PoliteFetch(step=StepResult(crawl.pk)) for _ in requests]
+        keys: dict[int, str] = {}
+        for i, request in enumerate(requests):
+            try:
+                keys[i] = normalize_url(request.url, session_params=config.session_params,
+                                        host_aliases=config.host_aliases)
+            except InvalidURL:
+                outcomes[i].reason = "invalid"
+        hosts = {i: self.host(urlsplit(key).hostname or "") for i, key in keys.items()}
+        stored = pages_at(crawl.pk, [(key, hosts[i].site_id) for i, key in keys.items()])
+        todo, first_of_key = [], {}
+        for i, key in keys.items():
+            policy = robots_policy(hosts[i])
+            if key in stored:
+                outcomes[i].page = stored[key]
+            elif policy is not None and not policy.allows(key, settings.CRAWLER_USER_AGENT):
+                outcomes[i].reason = "robots"
+            elif key in first_of_key:
+                continue  # the same URL twice: its first request's outcome, copied below
+            else:
+                first_of_key[key] = i
+                todo.append(i)
+        turns = _Turns(self, requests, keys, hosts, outcomes, step)
+        turns.run(todo)
+        for i, key in keys.items():
+            if i not in todo and key in first_of_key and first_of_key[key] != i:
+                first = outcomes[first_of_key[key]]
+                outcomes[i].page, outcomes[i].reason = first.page, first.reason
+        return outcomes
+
+
+@dataclass
+class FetchRequest:
+    """One URL for PoliteFetcher.fetch_many, with what its Target is made with."""
+    url: str
+    origin: str
+    source_page: Page | None = None
+    depth: int = 0
+
+
+class _Turns:
+    """fetch_many's requests, in turns: each turn claims the free host of every waiting request (one
+    request per host), fetches those side by side and stores them together; a request whose host is
+    held waits for a later turn, up to fetch()'s wait, then gives up ("busy")."""
+
+    def __init__(self, fetcher: PoliteFetcher, requests, keys, hosts, outcomes, step: StepResult):
+        self.fetcher, self.crawl, self.config = fetcher, fetcher.crawl, fetcher.config
+        self.requests, self.keys, self.hosts, self.outcomes, self.step = requests, keys, hosts, outcomes, step
+        self.created: set[str] = set()
+
+    def run(self, todo: list[int]) -> None:
+        crawl = self.crawl
+        now = time.monotonic()
+        deadlines = {i: now + 2 * host_interval(self.hosts[i], self.config) + EXTRA_WAIT_S for i in todo}
+        goes = dict.fromkeys(todo, 0)
+        while todo:
+            if not _pages_left(crawl) or crawl.state in HELD:
+                for i in todo:
+                    self.outcomes[i].reason = "budget" if crawl.state not in HELD else crawl.state
+                break
+            turn, later, host_ids = [], [], set()
+            for i in todo:
+                (later if self.hosts[i].pk in host_ids else turn).append(i)
+                host_ids.add(self.hosts[i].pk)
+            waits = claim_hosts_now([self.hosts[i].pk for i in turn])
+            claimed = [i for i in turn if waits[self.hosts[i].pk] == 0]
+            for i in turn:
+                if i in claimed:
+                    goes[i] += 1
+                elif time.monotonic() >= deadlines[i]:
+                    self.outcomes[i].reason = "busy"
+                else:
+                    later.append(i)
+            again = self._fetch(claimed) if claimed else []
+            again = [i for i in again if goes[i] < MAX_ROUNDS]
+            if not claimed and later:
+                time.sleep(min(min(waits.values()), POLL_S))
+            todo = sorted(later + again)
+        if self.created:
+            # Targets made for these fetches must not stay in the frontier: the crawl's strategy did not choose them.
+            Target.objects.filter(crawl=crawl, url__in=sorted(self.created),
+                                  state__in=(Target.State.PENDING, Target.State.LEASED)).update(
+                state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
+                last_error="fetched for the detector; not retried by the crawl")
+
+    def _fetch(self, claimed: list[int]) -> list[int]:
+        """Fetch the claimed requests' URLs and store them; returns those whose request was their host's
+        robots.txt (the page waits for its next turn)."""
+        crawl, config = self.crawl, self.config
+        owner = f"{self.requests[claimed[0]].origin}:{uuid.uuid4().hex[:8]}"  # kept on the Targets: who fetched them
+        targets = self._claim_targets(claimed, owner)
+        leased = [i for i in claimed if self.keys[i] in targets]
+        unleased = [i for i in claimed if self.keys[i] not in targets]
+        room = crawl.budget_left - in_flight(crawl).exclude(lease_owner=owner).count()
+        over = leased[max(0, room):]  # a crawl step took the last pages meanwhile
+        leased = leased[:max(0, room)]
+        if over:
+            Target.objects.filter(pk__in=[targets[self.keys[i]].pk for i in over], lease_owner=owner).update(
+                state=Target.State.PENDING, lease_owner="", lease_expires_at=None, attempts=F("attempts") - 1)
+        if unleased or over:
+            Host.objects.filter(pk__in=[self.hosts[i].pk for i in unleased + over]).update(busy_until=None)
+        for i in over:
+            self.outcomes[i].reason = "budget"
+        found = pages_at(crawl.pk, [(self.keys[i], self.hosts[i].site_id) for i in unleased])
+        for i in unleased:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
+            self.outcomes[i].page = found.get(self.keys[i])
+            self.outcomes[i].reason = "" if self.outcomes[i].page else "not_fetchable"
+        if not leased:
+            return []
+        fresh = Host.objects.in_bulk([self.hosts[i].pk for i in leased])  # robots.txt and Crawl-delay as left
+        for i in leased:
+            self.hosts[i] = self.fetcher.remember(fresh[self.hosts[i].pk])
+        network, warc = fetcher_for(config.address_policy), warc_writer_for(crawl.pk)
+        futures = {i: fetch_pool().submit(
+            fetch_and_prepare, network, Lease(target=targets[self.keys[i]], host=self.hosts[i],
+                                              source_url=_url_of(self.requests[i].source_page)), config, warc)
+            for i in leased}
+        fetched = {i: future.result() for i, future in futures.items()}
+        record_batch(crawl, list(fetched.values()), config, self.step)
+        pages = _pages_fetched([targets[self.keys[i]].pk for i in leased])
+        again = []
+        for i, item in fetched.items():
+            if item.outcome.robots is not None:
+                again.append(i)
+                continue
+            result = item.outcome.result
+            self.outcomes[i].downloaded = result is not None and result.status is not None
+            self.outcomes[i].page = pages.get(targets[self.keys[i]].pk)
+            self.outcomes[i].reason = "" if self.outcomes[i].page else (
+                "robots" if item.outcome.disallowed else "failed")
+        return again
+
+    def _claim_targets(self, claimed: list[int], owner: str) -> dict[str, Target]:
+        """The claimed requests' Targets (added where the crawl has none), leased to ``owner``: {url: Target}."""
+        crawl = self.crawl
+        keys = [self.keys[i] for i in claimed]
+        before = set(Target.objects.filter(crawl=crawl, url__in=keys).values_list("url", flat=True))
+        new = [NewTarget(Candidate(self.keys[i]), self.requests[i].origin,
+                         min(self.requests[i].depth, crawl.max_depth), self.requests[i].source_page, None)
+               for i in claimed if self.keys[i] not in before]
+        if new and add_new_targets(crawl, new, self.config).new_ids:
+            made = set(Target.objects.filter(crawl=crawl, url__in=keys).values_list("url", flat=True)) - before
+            self.created |= made
+        now = timezone.now()
+        Target.objects.filter(Q(state=Target.State.PENDING) | expired_lease(now), crawl=crawl, url__in=keys).update(
+            state=Target.State.LEASED, lease_owner=owner, attempts=F("attempts") + 1, due_at=None,
+            lease_expires_at=now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS))
+        return {target.url: target for target in
+                Target.objects.select_related("page", "host").filter(crawl=crawl, url__in=keys, lease_owner=owner)}
+
+
+def _url_of(page: Page | None) -> str | None:
+    return page.url if page is not None else None
+
+
+def _pages_fetched(target_ids: list[int]) -> dict[int, Page]:
+    """_page_fetched of many Targets: {target id: the page its fetch stored}."""
+    return {target.pk: target.page for target in
+            Target.objects.filter(pk__in=target_ids, state=Target.State.DONE).select_related("page")}
 
 
 def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | None = None,

@@ -25,3 +25,20 @@ def page_at(crawl_id: int, url: str, *, site_id: int | None = None, pages=None) 
     found = {page.url == url: page for page in (pages if pages is not None else Page.objects)
              .filter(crawl_id=crawl_id, site_id=site).filter(Q(url=url) | Q(final_url=url)).order_by("-id")}
     return found.get(True) or found.get(False)  # listed newest first: the oldest of each is kept
+
+
+def pages_at(crawl_id: int, wanted: list[tuple[str, int | None]]) -> dict[str, Page]:
+    """page_at of many (url, site id) in one statement: {url: page} for the URLs the crawl stored."""
+    wanted = [(url, site_id) for url, site_id in wanted if site_id is not None]  # a host the crawl never met
+    if not wanted:
+        return {}
+    site_of = dict(wanted)
+    urls = list(site_of)
+    requested, redirected = {}, {}
+    for page in (Page.objects.filter(crawl_id=crawl_id, site_id__in=set(site_of.values()))
+                 .filter(Q(url__in=urls) | Q(final_url__in=urls)).order_by("-id")):
+        if site_of.get(page.url) == page.site_id:
+            requested[page.url] = page  # listed newest first: the oldest of each is kept
+        if page.final_url and site_of.get(page.final_url) == page.site_id:
+            redirected[page.final_url] = page
+    return {url: requested.get(url) or redirected[url] for url in urls if url in requested or url in redirected}

@@ -11,7 +11,7 @@ returns a language code, or None when the page could not be fetched or identifie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Generator, Protocol, Sequence
 from urllib.parse import urldefrag, urljoin
 
 import numpy as np
@@ -154,7 +154,38 @@ def detect_bilingual(
     max_fetches: int = 5,
     follow: Callable[[str], Sequence[LinkContext]] | None = None,
 ) -> DetectorVerdict:
-    """``follow(url)``: the links of a page the detector read (None: read the input page's links only).
+    """The detector's decision, each page it reads asked of ``fetch_language`` when it needs it (see
+    detection_steps for what it reads)."""
+    return run_steps(detection_steps(page_url, page_lang, links, predictor, min_likelihood=min_likelihood, pair=pair,
+                                     max_fetches=max_fetches, follow=follow), fetch_language)
+
+
+def run_steps(steps: Generator[str, str | None, DetectorVerdict],
+              fetch_language: Callable[[str], str | None]) -> DetectorVerdict:
+    """Drive detection_steps one page at a time: each URL it yields is answered with its language."""
+    try:
+        url = next(steps)
+        while True:
+            url = steps.send(fetch_language(url))
+    except StopIteration as done:
+        return done.value
+
+
+def detection_steps(
+    page_url: str,
+    page_lang: str | None,
+    links: Sequence[LinkContext],
+    predictor: ScoresLinks,
+    min_likelihood: float = 0.8,
+    pair: tuple[str, str] = ("sr", "en"),
+    max_fetches: int = 5,
+    follow: Callable[[str], Sequence[LinkContext]] | None = None,
+) -> Generator[str, str | None, DetectorVerdict]:
+    """The detector as a generator: it yields the URL of each page it wants read and is sent back that
+    page's language (None: not fetched or not identified); its return value is the verdict. A caller
+    deciding many sites asks each for its next page and reads them side by side (frontier.detector_job).
+
+    ``follow(url)``: the links of a page the detector read (None: read the input page's links only).
 
     Beyond the paper's step 2, the detector reads links whose own marks name a language of the
     pair (switch_hints.switch_language) when the Link Predictor ranks them low, guesses the other
@@ -189,7 +220,7 @@ def detect_bilingual(
             chosen = candidates.next(seen)
         if chosen is None:
             break
-        language = fetch_language(chosen.url)
+        language = yield chosen.url
         verdict.pages_downloaded += 1
         verdict.evidence.append({"url": chosen.url, "score": chosen.score, "language": language, "why": chosen.why})
         if base_language(language):

@@ -91,8 +91,8 @@ def test_a_job_reads_its_pages_links_and_stores_its_verdicts_in_one_statement_ea
     together_statements, (together_inserts, together_link_reads), together_verdicts, fetched_at = run([firsts])
     assert together_verdicts == alone_verdicts and len(together_verdicts) == len(firsts)
     assert (alone_inserts, together_inserts) == (len(firsts), 1)
-    # the input pages' links in one read for the job (the pages the detector follows are read as it gets there)
-    assert together_link_reads == alone_link_reads - (len(firsts) - 1), (together_link_reads, alone_link_reads)
+    # the input pages' links in one read for the job, the pages the detector reads in one read per round
+    assert together_link_reads <= alone_link_reads - (len(firsts) - 1), (together_link_reads, alone_link_reads)
     assert together_statements < alone_statements, (together_statements, alone_statements)
     crawl.refresh_from_db()
     assert fetched_at == sorted(fetched_at) and fetched_at[-1] <= crawl.pages_fetched

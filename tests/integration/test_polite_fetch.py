@@ -114,3 +114,79 @@ def test_one_fetcher_waits_for_a_clock_another_worker_set_after_it_met_the_host(
     assert fetched.downloaded and time.monotonic() - started >= 0.5
     crawl.refresh_from_db()
     assert crawl.pages_fetched == 2 and Page.objects.filter(crawl=crawl).count() == 2
+
+
+def english_homes(server, count: int) -> list[str]:
+    """The English home pages of the first ``count`` bilingual sites of the test web but www.primer.rs (one host each)."""
+    homes = [site["home_urls"]["en"] for site in server.web.truth()["sites"]
+             if "en" in site.get("home_urls", {}) and "www.primer.rs" not in site["home_urls"]["en"]]
+    assert len(homes) >= count, homes
+    return homes[:count]
+
+
+def test_pages_of_many_hosts_are_fetched_side_by_side_and_stored_as_one_batch(crawl, through_test_web):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from crawlweb.services.followups import StepResult
+    from crawlweb.services.polite_fetch import FetchRequest
+
+    crawl.page_budget = 20
+    crawl.save()
+    homes = english_homes(through_test_web, 4)
+    stored = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)  # a page the crawl has
+    through_test_web.clear_log()
+    requests = [FetchRequest(url, origin=Target.Origin.DETECTOR, depth=1) for url in homes + [HOME_EN, homes[0]]]
+    step = StepResult(crawl.pk)
+    with CaptureQueriesContext(connection) as queries:
+        fetched = PoliteFetcher(crawl).fetch_many(requests, step)
+
+    assert [f.downloaded for f in fetched] == [True] * 4 + [False, False]
+    assert fetched[4].page == stored.page and fetched[5].page == fetched[0].page, "stored, or asked twice: one request"
+    assert all(f.page.language == "en" and f.page.final_url == url for f, url in zip(fetched, homes))
+    robots = {url for url in (r.url for r in through_test_web.requests) if url.endswith("/robots.txt")}
+    assert len(robots) == 4 and len(through_test_web.requests) == 8, "each host's robots.txt, then its page, once"
+    crawl.refresh_from_db()
+    assert crawl.pages_fetched == 5
+    assert {t.state for t in Target.objects.filter(crawl=crawl, url__in=homes)} == {Target.State.DONE}
+    assert {t.origin for t in Target.objects.filter(crawl=crawl, url__in=homes)} == {"detector"}
+    page_inserts = [q for q in queries.captured_queries  # PostgreSQL's own statement, or the ORM's on SQLite
+                    if any(f"INSERT INTO {name} " in q["sql"] for name in ("crawlweb_page", '"crawlweb_page"'))]
+    # stored together: one batch, and one more for the hosts whose robots.txt asks a Crawl-delay (their
+    # page waits for the delay after robots.txt, the others do not wait for it)
+    delayed = Host.objects.filter(name__in=[url.split("/")[2] for url in homes], crawl_delay__gt=0).count()
+    assert len(page_inserts) == 1 + (delayed > 0), (len(page_inserts), delayed)
+    assert sorted(step.stored_page_ids) == sorted(f.page.pk for f in fetched[:4]), "their follow-ups are the caller's"
+
+
+def test_side_by_side_fetches_stay_within_the_budget(crawl, through_test_web):
+    from crawlweb.services.followups import StepResult
+    from crawlweb.services.polite_fetch import FetchRequest
+
+    crawl.page_budget = 2
+    crawl.save()
+    homes = english_homes(through_test_web, 4)
+    fetched = PoliteFetcher(crawl).fetch_many(
+        [FetchRequest(url, origin=Target.Origin.DETECTOR) for url in homes], StepResult(crawl.pk))
+    assert sorted(f.reason for f in fetched) == ["", "", "budget", "budget"]
+    assert sum(f.downloaded for f in fetched) == 2
+    crawl.refresh_from_db()
+    assert crawl.pages_fetched == 2
+    assert not Target.objects.filter(crawl=crawl, state__in=["pending", "leased"]).exists()
+    assert not Host.objects.filter(busy_until__isnull=False).exists(), "no host left claimed"
+
+
+def test_two_pages_of_one_host_fetched_side_by_side_keep_its_politeness_interval(crawl, through_test_web):
+    from crawlweb.services.followups import StepResult
+    from crawlweb.services.polite_fetch import FetchRequest
+
+    crawl.config = {"host_interval": 0.4}
+    crawl.save()
+    urls = [HOME_SR, HOME_EN, english_homes(through_test_web, 1)[0]]
+    fetched = PoliteFetcher(crawl).fetch_many(
+        [FetchRequest(url, origin=Target.Origin.DETECTOR) for url in urls], StepResult(crawl.pk))
+    assert all(f.downloaded for f in fetched), [f.reason for f in fetched]
+    primer = sorted((r for r in through_test_web.requests if "www.primer.rs" in r.url), key=lambda r: r.monotonic)
+    assert [r.url for r in primer] == ["http://www.primer.rs/robots.txt", HOME_SR, HOME_EN]
+    gaps = [after.monotonic - before.monotonic_end for before, after in zip(primer, primer[1:])]
+    assert min(gaps) >= 0.35, gaps
