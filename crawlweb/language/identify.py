@@ -36,7 +36,7 @@ from .fasttext_model import fasttext_scores
 from .filler import without_filler
 from .placeholder import placeholder_phrase
 from .priors import declares_family, ekavian_declarations, page_priors
-from .scripts import script_profile
+from .scripts import script_profile, without_urls
 from .transliterate import cyrillic_to_latin
 from .writing_systems import SCRIPT_LANGUAGES, USUAL_SCRIPT, WritingSystem, script_language, writing_system
 
@@ -111,8 +111,9 @@ def identify_language(
         raise TypeError(f"identify_language needs the page text as str, got {type(text).__name__}")
     body = "\n".join(part for part in (title, text) if part)
     body, filler_lines = without_filler(unicodedata.normalize("NFC", body[:MAX_CHARS]))
-    profile = script_profile(body[:SCRIPT_SAMPLE])
-    system = writing_system(body[:SCRIPT_SAMPLE], profile.latin, profile.cyrillic)
+    sample = without_urls(body[:SCRIPT_SAMPLE])
+    profile = script_profile(sample)
+    system = writing_system(sample, profile.latin, profile.cyrillic)
     tokens = words(body)
     evidence: dict = {"script": profile.as_evidence(), "words": len(tokens)}
     if filler_lines:

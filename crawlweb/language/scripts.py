@@ -70,6 +70,16 @@ _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]")
 _SPACE = re.compile(r"\s")
 
 
+# A web address written out in the text (a press list's links, a footer's site): its letters are Latin
+# whatever the page's script, and a Cyrillic page that lists a few long ones read as Latin.
+_WRITTEN_URL = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
+
+
+def without_urls(text: str) -> str:
+    """The text with the web addresses written in it left out: what its script is counted on."""
+    return _WRITTEN_URL.sub(" ", text)
+
+
 def has_cyrillic(text: str) -> bool:
     """Does the text hold a Cyrillic character (a token's script, without counting a whole profile)?"""
     return _CYRILLIC.search(text) is not None

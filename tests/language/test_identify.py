@@ -47,6 +47,20 @@ def test_serbian_cyrillic_is_sr_cyrl_and_macedonian_is_mk():
     assert identify_language(MACEDONIAN).tag == "mk"
 
 
+def test_a_cyrillic_press_list_with_long_web_addresses_is_cyrillic_serbian():
+    # an association's "media about us" page (umaes, dev-train): Cyrillic headlines, each with its Latin link
+    links = ["https://www.capital.ba/akcionari-ers-porucili-vladi-rs-zadrugare-trazite-u-svojim-redovima/",
+             "https://www.nezavisne.com/ekonomija/preduzeca/mali-akcionari-dodik-ce-biti-upoznat/712345",
+             "https://www.rtrs.tv/vijesti/vijest.php?id=512345-udruzenje-malih-akcionara-trazi-sastanak"]
+    headlines = ["Акционари ЕРС поручили Влади: задругаре тражите у својим редовима",
+                 "Мали акционари: Додик ће бити упознат са нашим захтјевима",
+                 "Удружење малих акционара тражи састанак са министром"]
+    text = "Медији о нама\n" + "\n".join(f"{h}\n{u}" for h, u in zip(headlines, links))
+    guess = identify_language(text)
+    assert guess.tag == "sr-Cyrl", guess.evidence
+    assert identify_language("\n".join(links)).lang == "und", "addresses alone are no text"
+
+
 def test_english_and_slovene_are_not_taken_for_bcms():
     assert identify_language(ENGLISH).lang == "en"
     assert identify_language(SLOVENE).lang == "sl"
