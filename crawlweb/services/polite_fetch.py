@@ -140,7 +140,6 @@ class PoliteFetcher:
                 last_error=f"fetched for {origin}; not retried by the crawl")
         return outcome
 
-
     def fetch_many(self, requests: list[FetchRequest], step: StepResult) -> list[PoliteFetch]:
         """fetch() of many URLs side by side, one request per host at a time: the stored pages read in one
         statement, the hosts claimed, the Targets added and leased in a few, the requests sent from the fetch
@@ -173,7 +172,7 @@ class PoliteFetcher:
         turns = _Turns(self, requests, keys, hosts, outcomes, step)
         turns.run(todo)
         for i, key in keys.items():
-            if i not in todo and key in first_of_key and first_of_key[key] != i:
+            if first_of_key.get(key, i) != i:
                 first = outcomes[first_of_key[key]]
                 outcomes[i].page, outcomes[i].reason = first.page, first.reason
         return outcomes
