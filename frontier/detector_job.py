@@ -157,15 +157,19 @@ class DetectorFetches:
         """What reading ``url`` asks of PoliteFetcher.fetch_many."""
         return FetchRequest(url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
 
+    def has_read(self, url: str) -> bool:
+        """Whether this job already read ``url`` and stored a page for it."""
+        known = self.fetches.get(url)
+        return known is not None and known.page is not None
+
     def links_of(self, url: str) -> list[LinkContext]:
         """The links of a page the detector read (a gateway's target, a switch's other side)."""
         fetched = self.fetches.get(url)
         return self.links.contexts(fetched.page) if fetched is not None and fetched.page is not None else []
 
     def __call__(self, url: str) -> str | None:
-        known = self.fetches.get(url)
-        if known is not None and known.page is not None:  # read in an earlier pass (before a render)
-            return self.languages(known.page)
+        if self.has_read(url):  # read in an earlier pass (before a render)
+            return self.languages(self.fetches[url].page)
         fetched = self.read_ahead.pop(url, None) or self.fetcher.fetch(
             url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
         self.fetches[url] = fetched
@@ -283,6 +287,10 @@ class Detection:
         pages of those whose judging failed (logged)."""
         judged, failed, waiting = [], [], []
 
+        def fail(page: Page) -> None:
+            log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, page.pk)
+            failed.append(page.pk)
+
         def go_on(judging: Judging, steps, answer=None, first=False) -> None:
             try:
                 url = next(steps) if first else steps.send(answer)
@@ -290,12 +298,10 @@ class Detection:
                 try:
                     judged.append(self._finish(judging, done.value))
                 except Exception:
-                    log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
-                    failed.append(judging.page.pk)
+                    fail(judging.page)
                 return
             except Exception:
-                log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
-                failed.append(judging.page.pk)
+                fail(judging.page)
                 return
             waiting.append((judging, steps, url))
 
@@ -303,8 +309,7 @@ class Detection:
             try:
                 judging = self._start(page)
             except Exception:
-                log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, page.pk)
-                failed.append(page.pk)
+                fail(page)
                 continue
             go_on(judging, judging.steps(), first=True)
         while waiting:
@@ -314,8 +319,7 @@ class Detection:
                 try:
                     answer = judging.fetches(url)
                 except Exception:
-                    log.exception("crawl %s: detecting the site of page %s failed", self.crawl.pk, judging.page.pk)
-                    failed.append(judging.page.pk)
+                    fail(judging.page)
                     continue
                 go_on(judging, steps, answer)
         return judged, failed
@@ -323,8 +327,7 @@ class Detection:
     def _read_side_by_side(self, reads: list[tuple[DetectorFetches, str]]) -> None:
         """Fetch the round's pages together; what each gave waits in its site's DetectorFetches. Their links
         and their sites' languages are read once for the round."""
-        reads = [(fetches, url) for fetches, url in reads
-                 if not (url in fetches.fetches and fetches.fetches[url].page is not None)]
+        reads = [(fetches, url) for fetches, url in reads if not fetches.has_read(url)]
         if not reads:
             return
         outcomes = self.fetcher.fetch_many([fetches.request(url) for fetches, url in reads], self.step)

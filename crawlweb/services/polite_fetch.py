@@ -129,7 +129,7 @@ class PoliteFetcher:
                 host.refresh_from_db()
                 continue
             outcome.downloaded = network.result is not None and network.result.status is not None
-            outcome.page = _page_fetched(target)
+            outcome.page = _pages_fetched([target.pk]).get(target.pk)
             outcome.reason = "" if outcome.page else ("robots" if network.disallowed else "failed")
             break
         if created:
@@ -195,7 +195,7 @@ class _Turns:
     def __init__(self, fetcher: PoliteFetcher, requests, keys, hosts, outcomes, step: StepResult):
         self.fetcher, self.crawl, self.config = fetcher, fetcher.crawl, fetcher.config
         self.requests, self.keys, self.hosts, self.outcomes, self.step = requests, keys, hosts, outcomes, step
-        self.created: set[str] = set()
+        self.created: dict[str, str] = {}  # URL: origin, of the Targets made for these fetches
 
     def run(self, todo: list[int]) -> None:
         crawl = self.crawl
@@ -227,10 +227,11 @@ class _Turns:
             todo = sorted(later + again)
         if self.created:
             # Targets made for these fetches must not stay in the frontier: the crawl's strategy did not choose them.
-            Target.objects.filter(crawl=crawl, url__in=sorted(self.created),
-                                  state__in=(Target.State.PENDING, Target.State.LEASED)).update(
-                state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
-                last_error="fetched for the detector; not retried by the crawl")
+            for origin in sorted(set(self.created.values())):
+                Target.objects.filter(crawl=crawl, url__in=sorted(u for u, o in self.created.items() if o == origin),
+                                      state__in=(Target.State.PENDING, Target.State.LEASED)).update(
+                    state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
+                    last_error=f"fetched for {origin}; not retried by the crawl")
 
     def _fetch(self, claimed: list[int]) -> list[int]:
         """Fetch the claimed requests' URLs and store them; returns those whose request was their host's
@@ -283,13 +284,12 @@ class _Turns:
         """The claimed requests' Targets (added where the crawl has none), leased to ``owner``: {url: Target}."""
         crawl = self.crawl
         keys = [self.keys[i] for i in claimed]
-        before = set(Target.objects.filter(crawl=crawl, url__in=keys).values_list("url", flat=True))
-        new = [NewTarget(Candidate(self.keys[i]), self.requests[i].origin,
-                         min(self.requests[i].depth, crawl.max_depth), self.requests[i].source_page, None)
-               for i in claimed if self.keys[i] not in before]
-        if new and add_new_targets(crawl, new, self.config).new_ids:
-            made = set(Target.objects.filter(crawl=crawl, url__in=keys).values_list("url", flat=True)) - before
-            self.created |= made
+        made = add_new_targets(crawl, [NewTarget(Candidate(self.keys[i]), self.requests[i].origin,
+                                                 min(self.requests[i].depth, crawl.max_depth),
+                                                 self.requests[i].source_page, None) for i in claimed],
+                               self.config).new_ids  # URLs the crawl already has are left alone
+        if made:
+            self.created.update(Target.objects.filter(pk__in=made).values_list("url", "origin"))
         now = timezone.now()
         Target.objects.filter(Q(state=Target.State.PENDING) | expired_lease(now), crawl=crawl, url__in=keys).update(
             state=Target.State.LEASED, lease_owner=owner, attempts=F("attempts") + 1, due_at=None,
@@ -303,7 +303,7 @@ def _url_of(page: Page | None) -> str | None:
 
 
 def _pages_fetched(target_ids: list[int]) -> dict[int, Page]:
-    """_page_fetched of many Targets: {target id: the page its fetch stored}."""
+    """{target id: the page its fetch stored (or found stored with its content)}, in one read."""
     return {target.pk: target.page for target in
             Target.objects.filter(pk__in=target_ids, state=Target.State.DONE).select_related("page")}
 
@@ -329,12 +329,6 @@ def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
     step that counted before and leases after may still take the same last page (the budget is as
     soft here as between two parallel steps, see README "Finding bilingual sites")."""
     return _pages_left(crawl) and crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
-
-
-def _page_fetched(target: Target) -> Page | None:
-    """The page the fetch stored for ``target`` (or found stored with its content), in one read."""
-    done = Target.objects.filter(pk=target.pk, state=Target.State.DONE).select_related("page").first()
-    return done.page if done is not None else None
 
 
 def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tuple[Target | None, bool]:
