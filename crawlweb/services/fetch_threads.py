@@ -49,6 +49,9 @@ def fetch_and_prepare(fetcher, lease: Lease, config: CrawlConfig, warc) -> Fetch
     its Target: raised here, it failed the whole batch it came with, and every later step that leased
     it again."""
     time.sleep(lease.wait_s())  # a host leased within the look-ahead: its clock runs out now
+    if lease.lost():  # waited past the lease (a loaded machine): whoever leases it next fetches it, once
+        log.warning("not fetching %s: its lease ran out before the request", lease.target.url)
+        return Fetched(lease, NetworkOutcome(finished_at=time.time()), lease_lost=True)
     try:
         outcome = network_step(fetcher, lease.target.url, robots_policy(lease.host), _etag(lease.target),
                                _last_modified(lease.target), warc, hop_interval=host_interval(lease.host, config))

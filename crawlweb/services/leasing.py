@@ -55,6 +55,12 @@ class Lease:
         due = self.host.next_fetch_at
         return max(0.0, (due - timezone.now()).total_seconds()) if due is not None else 0.0
 
+    def lost(self) -> bool:
+        """The lease ran out before its request was sent: another worker may have leased the Target
+        since (expired leases are taken again), so this one must not request it too."""
+        expires = self.target.lease_expires_at
+        return expires is not None and timezone.now() >= expires
+
 
 def expired_lease(now: datetime) -> Q:
     return Q(state=Target.State.LEASED, lease_expires_at__lt=now)

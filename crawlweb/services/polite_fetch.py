@@ -277,7 +277,7 @@ class _Turns:
             self.outcomes[i].downloaded = result is not None and result.status is not None
             self.outcomes[i].page = pages.get(targets[self.keys[i]].pk)
             self.outcomes[i].reason = "" if self.outcomes[i].page else (
-                "robots" if item.outcome.disallowed else "failed")
+                "busy" if item.lease_lost else "robots" if item.outcome.disallowed else "failed")
         return again
 
     def _claim_targets(self, claimed: list[int], owner: str) -> dict[str, Target]:

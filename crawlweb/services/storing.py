@@ -80,6 +80,7 @@ class Fetched:
     lease: Lease
     outcome: NetworkOutcome
     prepared: PreparedPage | None = None
+    lease_lost: bool = False  # no request was sent: the lease ran out first (nothing to store)
 
 
 def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: CrawlConfig,
@@ -93,6 +94,10 @@ def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: 
 
     When the database refuses one item's rows, the others are stored all the same, one by one."""
     step = step if step is not None else StepResult(crawl.pk)
+    # A lease lost before its request leaves its Target and host to whoever holds them now.
+    batch = [item for item in batch if not item.lease_lost]
+    if not batch:
+        return
     for item in batch:  # the crawl step prepares pages in its fetch threads; other callers may not
         if item.prepared is None and keeps_page(item.outcome.result):
             _prepare_here(item, config)
