@@ -17,7 +17,6 @@ per-host question is only "the best pending Target", which is the first entry of
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,8 +35,8 @@ from crawlweb.services.lease_walk import walk
 from crawlweb.services.crawl_policy import queue_order
 from crawlweb.services.host_queues import refresh, wake_due_rows
 
-# claim_host: seconds added to two politeness intervals for the longest wait for a host, and
-# how often the host is looked at meanwhile.
+# A request outside a crawl step waits for its host at most two politeness intervals and these seconds,
+# looking at it this often meanwhile (polite_fetch, deep-page checks).
 EXTRA_WAIT_S = 5.0
 POLL_S = 0.25
 
@@ -142,31 +141,12 @@ def _lease_from(crawl: Crawl, owner: str, limit: int, lease_seconds: int, queue:
     return leases
 
 
-def claim_host(host: Host, interval_s: float) -> bool:
-    """One request outside a crawl step (a fetch for a detector, a deep-page HEAD): wait for the
-    host's turn (free, politeness clock passed), then claim it with a conditional update, as a
-    lease does; False when that does not happen within two intervals (plus a few seconds).
-    Whoever claims it frees it after the request (release_hosts)."""
-    deadline = time.monotonic() + 2 * interval_s + EXTRA_WAIT_S
-    while True:
-        wait = claim_host_now(host)
-        if wait == 0:
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(min(wait, POLL_S, max(0.01, deadline - time.monotonic())))
-
-
-def claim_host_now(host: Host) -> float:
-    """Claim the host if it is free now (0.0), else the seconds until it may be (at least 0.01):
-    for a caller with other hosts to turn to instead of waiting (deep-page checks)."""
-    return claim_hosts_now([host.pk])[host.pk]
-
-
 def claim_hosts_now(host_ids) -> dict[int, float]:
-    """claim_host_now of many hosts: {host id: 0.0 when claimed now, else the seconds until it may
-    be free}. One conditional UPDATE claims every free one (a host another worker claimed first no
-    longer matches), one read says how long the others are held."""
+    """One request outside a crawl step (a detector's read, a deep-page HEAD) claims its host here, as a
+    lease does: {host id: 0.0 when claimed now, else the seconds until it may be free (at least 0.01)}, for a
+    caller with other hosts to turn to meanwhile. One conditional UPDATE claims every free one (free, its
+    politeness clock passed; a host another worker claimed first no longer matches), one read says how long
+    the others are held. Whoever claims a host frees it after the request (release_hosts)."""
     host_ids = sorted(set(host_ids))
     if not host_ids:
         return {}

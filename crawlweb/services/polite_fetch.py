@@ -4,11 +4,12 @@ The Bilingual Site Detector reads a few pages of a site to decide whether it is 
 are real requests to the site, so they go the way a crawl step's do: the URL becomes a Target of
 the crawl, the host is claimed (one request in flight, its politeness clock respected), robots.txt
 is obeyed (fetched first when the host has no fresh copy), the shared Fetcher sends the request,
-the WARC file records it, and ``record_outcome`` stores the Page (language identified, links kept)
+the WARC file records it, and ``record_batch`` stores the Page (language identified, links kept)
 and counts it in ``Crawl.pages_fetched``. A page the crawl already stored is not fetched again.
 
 A job that fetches several pages uses one ``PoliteFetcher``: the crawl's settings and each Host row
-are read once for it, not once per fetch.
+are read once for it, not once per fetch. Its pages go side by side (``fetch_many``, one request per
+host at a time, from the crawl step's fetch threads); ``fetch`` is fetch_many of one.
 
 The caller runs the follow-ups of what was stored (``StepResult``) when it is ready to, so a
 follow-up does not start a second decision about the site being decided.
@@ -32,12 +33,12 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
 from crawlweb.services.fetch_threads import fetch_and_prepare, fetch_pool
-from crawlweb.services.leasing import (EXTRA_WAIT_S, POLL_S, Lease, claim_host, claim_hosts_now, expired_lease,
+from crawlweb.services.leasing import (EXTRA_WAIT_S, POLL_S, Lease, claim_hosts_now, expired_lease,
                                        in_flight)
-from crawlweb.services.network import fetcher_for, network_step, warc_writer_for
-from crawlweb.services.storing import host_interval, record_batch, record_outcome, robots_policy
-from crawlweb.services.stored_pages import page_at, pages_at
-from crawlweb.services.targets import Candidate, NewTarget, add_new_targets, add_targets
+from crawlweb.services.network import fetcher_for, warc_writer_for
+from crawlweb.services.storing import host_interval, record_batch, robots_policy
+from crawlweb.services.stored_pages import pages_at
+from crawlweb.services.targets import Candidate, NewTarget, add_new_targets
 
 # A robots.txt fetch takes the host's slot, then the page itself: at most this many requests.
 MAX_ROUNDS = 2
@@ -78,66 +79,10 @@ class PoliteFetcher:
         return host
 
     def fetch(self, url: str, *, origin: str, source_page: Page | None = None, depth: int = 0) -> PoliteFetch:
-        crawl, config = self.crawl, self.config
-        outcome = PoliteFetch(step=StepResult(crawl.pk))
-        try:
-            key = normalize_url(url, session_params=config.session_params, host_aliases=config.host_aliases)
-        except InvalidURL:
-            outcome.reason = "invalid"
-            return outcome
-        host = self.host(urlsplit(key).hostname or "")
-        stored = page_at(crawl.pk, key, site_id=host.site_id)
-        if stored is not None:
-            outcome.page = stored
-            return outcome
-        policy = robots_policy(host)
-        if policy is not None and not policy.allows(key, settings.CRAWLER_USER_AGENT):
-            outcome.reason = "robots"
-            return outcome
-        created = False
-        for _ in range(MAX_ROUNDS):
-            if not _pages_left(crawl):
-                outcome.reason = "budget"
-                break
-            if crawl.state in HELD:  # the operator paused or stopped the crawl: no request of its own either
-                outcome.reason = crawl.state
-                break
-            owner = f"{origin}:{uuid.uuid4().hex[:8]}"  # kept on the Target: who fetched it
-            if not claim_host(host, host_interval(host, config)):
-                outcome.reason = "busy"
-                break
-            target, made = _claim_target(crawl, key, origin, source_page, depth, config, owner)
-            created = created or made
-            if target is None:  # excluded by the crawl's URL rules, held by another worker, or ended meanwhile
-                Host.objects.filter(pk=host.pk).update(busy_until=None)
-                outcome.page = page_at(crawl.pk, key, site_id=host.site_id)
-                outcome.reason = "" if outcome.page else "not_fetchable"
-                break
-            if not _budget_left(crawl, own=target.pk):  # a crawl step took the last pages meanwhile
-                Target.objects.filter(pk=target.pk, lease_owner=owner).update(
-                    state=Target.State.PENDING, lease_owner="", lease_expires_at=None, attempts=F("attempts") - 1)
-                Host.objects.filter(pk=host.pk).update(busy_until=None)
-                outcome.reason = "budget"
-                break
-            host.refresh_from_db()  # its robots.txt and Crawl-delay as the last fetch of any worker left them
-            network = network_step(fetcher_for(config.address_policy), key, robots_policy(host), None, None,
-                                   warc_writer_for(crawl.pk), hop_interval=host_interval(host, config))
-            record_outcome(crawl, Lease(target=target, host=host,
-                                        source_url=source_page.url if source_page else None),
-                           network, config, outcome.step)
-            if network.robots is not None:  # that request was robots.txt; the page waits its turn
-                host.refresh_from_db()
-                continue
-            outcome.downloaded = network.result is not None and network.result.status is not None
-            outcome.page = _pages_fetched([target.pk]).get(target.pk)
-            outcome.reason = "" if outcome.page else ("robots" if network.disallowed else "failed")
-            break
-        if created:
-            # A Target made for this fetch must not stay in the frontier: the crawl's strategy did
-            # not choose it (a back/forward crawl fetches no in-site pages of its own accord).
-            Target.objects.filter(crawl=crawl, url=key, state__in=(Target.State.PENDING, Target.State.LEASED)).update(
-                state=Target.State.SKIPPED, error_kind="not_retried", lease_expires_at=None,
-                last_error=f"fetched for {origin}; not retried by the crawl")
+        """One URL: fetch_many of one request, what storing it calls for noted on the outcome's ``step``."""
+        step = StepResult(self.crawl.pk)
+        [outcome] = self.fetch_many([FetchRequest(url, origin, source_page, depth)], step)
+        outcome.step = step
         return outcome
 
     def fetch_many(self, requests: list[FetchRequest], step: StepResult) -> list[PoliteFetch]:
@@ -316,31 +261,7 @@ def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | 
 
 def _pages_left(crawl: Crawl) -> bool:
     """Before claiming anything: the crawl's state read again, and room for a page by its counter (the
-    requests in flight are counted once our Target is leased, by _budget_left). The crawl's time limit
+    requests in flight are counted once our Targets are leased, by _Turns._fetch). The crawl's time limit
     ends its detector's requests too."""
     crawl.refresh_from_db(fields=["pages_fetched", "page_budget", "state", "deadline_at"])
     return not crawl.time_is_up and crawl.budget_left > 0
-
-
-def _budget_left(crawl: Crawl, own: int | None = None) -> bool:
-    """Room for one more page: the budget minus pages fetched and other requests in flight (none once time is up).
-
-    Asked once our Target is leased, so a crawl step that leases after that sees it in flight; a
-    step that counted before and leases after may still take the same last page (the budget is as
-    soft here as between two parallel steps, see README "Finding bilingual sites")."""
-    return _pages_left(crawl) and crawl.budget_left - in_flight(crawl).exclude(pk=own).count() > 0
-
-
-def _claim_target(crawl, key, origin, source_page, depth, config, owner) -> tuple[Target | None, bool]:
-    """The URL's Target, leased to ``owner``; (None, made) when it is not pending any more."""
-    made = bool(add_targets(crawl, [Candidate(key)], origin=origin, depth=min(depth, crawl.max_depth),
-                            source_page=source_page, config=config).new_ids)
-    now = timezone.now()
-    claimed = Target.objects.filter(
-        Q(state=Target.State.PENDING) | expired_lease(now),
-        crawl=crawl, url=key,
-    ).update(state=Target.State.LEASED, lease_owner=owner, attempts=F("attempts") + 1, due_at=None,
-             lease_expires_at=now + timedelta(seconds=settings.CRAWLER_LEASE_SECONDS))
-    if not claimed:
-        return None, made
-    return Target.objects.select_related("page", "host").get(crawl=crawl, url=key), made

@@ -83,12 +83,6 @@ class Fetched:
     lease_lost: bool = False  # no request was sent: the lease ran out first (nothing to store)
 
 
-def record_outcome(crawl: Crawl, lease: Lease, outcome: NetworkOutcome, config: CrawlConfig,
-                   step: StepResult | None = None) -> None:
-    """Store one Target's outcome (a fetch made outside a crawl step, e.g. by the BS Detector)."""
-    record_batch(crawl, [Fetched(lease, outcome)], config, step)
-
-
 def record_batch(crawl: Crawl, batch: list[Fetched], config: CrawlConfig, step: StepResult | None = None) -> None:
     """Store a batch of outcomes in one transaction; what it adds (pages, Targets) is noted on ``step``.
 

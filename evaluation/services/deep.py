@@ -3,7 +3,7 @@
 Each unchecked guess is checked with the crawl's polite fetcher: the host's cached robots.txt
 policy must allow it (a host whose robots.txt the crawl has not fetched yet is left for later),
 the host is claimed as a crawl step's lease claims it (no request of any worker in flight, its
-politeness clock passed; leasing.claim_host_now) and freed after the request with its clock
+politeness clock passed; leasing.claim_hosts_now) and freed after the request with its clock
 moved on, and the request is a HEAD (the Fetcher falls back to a short GET when the server does
 not implement HEAD).  A URL that exists becomes a Target of the crawl (origin
 "deep"): the crawl fetches it and identifies its language like any page, and the next scoring

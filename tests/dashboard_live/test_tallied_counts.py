@@ -17,7 +17,7 @@ from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.jobs.crawl_control import reharvest_crawl
 from crawlweb.services.leasing import lease_batch, recover_expired_leases
 from crawlweb.services.network import NetworkOutcome
-from crawlweb.services.storing import record_outcome
+from crawlweb.services.storing import Fetched, record_batch
 from frontier.models import Target
 from tests.tallies.counts import assert_tallies_match
 
@@ -51,8 +51,8 @@ def test_the_tallies_follow_the_targets_through_a_step_a_lost_lease_a_failure_an
 
     lease = lease_batch(crawl, "a-worker", 1, 60)[0]
     gone = FetchResult(requested_url=lease.target.url, final_url=lease.target.url, status=404)
-    record_outcome(crawl, lease, NetworkOutcome(result=gone, finished_at=timezone.now().timestamp()),
-                   CrawlConfig.for_crawl(crawl))
+    record_batch(crawl, [Fetched(lease, NetworkOutcome(result=gone, finished_at=timezone.now().timestamp()))],
+                 CrawlConfig.for_crawl(crawl))
     assert Target.objects.get(pk=lease.target.pk).state == Target.State.FAILED
     assert_tallies_match(crawl.pk, "failed")
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host
-from crawlweb.services.leasing import claim_host, claim_hosts_now, lease_batch, next_lease_in, release_hosts
+from crawlweb.services.leasing import claim_hosts_now, lease_batch, next_lease_in, release_hosts
 from crawlweb.services.targets import Candidate, add_targets
 from frontier.models import HostQueue, Target
 
@@ -54,9 +54,9 @@ def test_hosts_go_by_their_best_target_then_least_recently_served():
 
 
 def test_a_host_served_outside_a_crawl_step_goes_behind_its_equals():
-    """A detector's fetch or a deep-page check claims a host too (claim_host): it counts as served."""
+    """A detector's fetch or a deep-page check claims a host too (claim_hosts_now): it counts as served."""
     crawl = crawl_with({"a": [0.5], "b": [0.5]})
-    assert claim_host(host("a"), 0.0)
+    assert claim_hosts_now([host("a").pk]) == {host("a").pk: 0.0}
     release_hosts([(host("a").pk, 0.0, None)])
     assert leased(crawl, 1) == [("b", 0.5)]
 
