@@ -92,6 +92,9 @@ def parse_args():
     parser.add_argument("--workers", choices=("split", "score-first"), default="split",
                         help="queue order of the 2 workers: split (one crawl-first, one score-first) or both "
                              "score-first")
+    parser.add_argument("--score-worker-prep", type=int, metavar="N",
+                        help="CRAWLER_SCORE_WORKER_PREPARE_PROCESSES: page preparation processes of a score-first "
+                             "worker (default: the setting's, 0)")
     parser.add_argument("--keep-db", action="store_true", help="keep the databases for a look afterwards")
     args = parser.parse_args()
     full = {"budget": 100_000, "sites": 20_000, "largest": 5000, "max_seconds": 1800, "drain": 120,
@@ -151,6 +154,8 @@ class ScaleRun:
         env.update(HTTP_PROXY=proxy, http_proxy=proxy, NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost",
                    VAR_DIR=str(self.tmp), WARC_DIR=str(self.tmp / "warc"), LOG_LEVEL="WARNING",
                    PYTHONUNBUFFERED="1", DATABASE_URL=database_url(RUN_DB), REDIS_URL=REDIS_URL)
+        if self.args.score_worker_prep is not None:
+            env["CRAWLER_SCORE_WORKER_PREPARE_PROCESSES"] = str(self.args.score_worker_prep)
         return env
 
     def manage(self, args: list[str], env: dict, label: str, timeout: float = 120) -> None:

@@ -141,6 +141,10 @@ CRAWLER_BATCH_SIZE = env_number("CRAWLER_BATCH_SIZE", 32, minimum=1, maximum=100
 CRAWLER_CONCURRENCY = env_number("CRAWLER_CONCURRENCY", 16, minimum=1, maximum=256, integer=True)
 # Processes that parse fetched pages beside a worker's fetch threads (0: in the fetch threads).
 CRAWLER_PREPARE_PROCESSES = env_number("CRAWLER_PREPARE_PROCESSES", 1, minimum=0, maximum=64, integer=True)
+# The same for a worker whose first queue is "score" (`rqworker score train crawl`): it mostly scores, and
+# a preparation process of its own cost it ~130 MB for the few pages it prepares (docs/scale.md).
+CRAWLER_SCORE_WORKER_PREPARE_PROCESSES = env_number("CRAWLER_SCORE_WORKER_PREPARE_PROCESSES", 0, minimum=0,
+                                                    maximum=64, integer=True)
 # A page preparation process grown by this many MB since its first pages is replaced by a fresh one (about
 # 130 MB after its warm-up): memory freed by Python but kept by the allocator (crawlweb/services/prep_processes.py).
 CRAWLER_PREPARE_PROCESS_GROWTH_MB = env_number("CRAWLER_PREPARE_PROCESS_GROWTH_MB", 128, minimum=1, maximum=65_536,

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None  # the process that made the pool (a forked work horse makes its own)
 _restarts = 0
+_worker_count: int | None = None  # this worker's own count, set from its queues (start_for_worker)
 _prepared = 0  # pages the current pool was given
 _first_sizes: dict[int, float] = {}  # resident MB of the current pool's processes at their first check
 _lock = threading.Lock()
@@ -93,21 +94,43 @@ PROCESS_KEEPING_WORKERS = ("CrawlWorker", "SimpleWorker")
 def start_for_worker(argv: list[str]) -> None:
     """From ``manage.py rqworker``, before Django loads: with a worker class that keeps its
     process (crawlweb.jobs.worker.CrawlWorker by default) the preparation processes start now.
+    A worker whose first queue is "score" has CRAWLER_SCORE_WORKER_PREPARE_PROCESSES of them.
 
     A forking worker class (rq.Worker) would make a pool in each work horse: none here then."""
+    global _worker_count
     worker_class = settings.RQ.get("WORKER_CLASS", "")
     for index, arg in enumerate(argv):
         if arg == "--worker-class" and index + 1 < len(argv):
             worker_class = argv[index + 1]
         elif arg.startswith("--worker-class="):
             worker_class = arg.partition("=")[2]
+    if _first_queue(argv[2:]) == "score":
+        _worker_count = settings.CRAWLER_SCORE_WORKER_PREPARE_PROCESSES
     if worker_class.rpartition(".")[2] in PROCESS_KEEPING_WORKERS:
         start()
 
 
+# rqworker's options (django-rq's and Django's) that may take their value as the next word.
+_VALUED_OPTIONS = {"--worker-class", "--pid", "--name", "--queue-class", "--job-class", "--worker-ttl", "--max-jobs",
+                   "--max-idle-time", "--serializer", "--settings", "--pythonpath", "-v", "--verbosity"}
+
+
+def _first_queue(words: list[str]) -> str | None:
+    """The first queue named among rqworker's arguments (its positional words)."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _VALUED_OPTIONS:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def _current_pool() -> ProcessPoolExecutor | None:
     global _pool, _pool_pid, _prepared
-    count = settings.CRAWLER_PREPARE_PROCESSES
+    count = settings.CRAWLER_PREPARE_PROCESSES if _worker_count is None else _worker_count
     if count <= 0:
         return None
     with _lock:

@@ -231,7 +231,7 @@ import json, os, sys
 os.environ["DJANGO_SETTINGS_MODULE"] = "crawlweb.settings"
 from crawlweb.services import prep_processes
 
-prep_processes.start_for_worker(["manage.py", "rqworker", "crawl", *sys.argv[2:]])
+prep_processes.start_for_worker(["manage.py", "rqworker", *sys.argv[2:]])
 before_django = prep_processes.process_ids()
 import django
 django.setup()
@@ -254,7 +254,20 @@ def test_a_worker_starts_its_preparation_process_before_django_unless_its_work_h
     """So that the dictionaries (1.3 s) load while Django does (1 s): a short crawl's first pages
     waited for them. A forking worker class prepares in each work horse's own process instead."""
     path = REAL_PAGES[2]
-    report = _run_script(EARLY, str(path), *worker_class)
+    report = _run_script(EARLY, str(path), "crawl", "score", "train", *worker_class)
     assert bool(report["before_django"]) is early
     assert report["after"] and (report["after"] == report["before_django"] or not early)
+    _assert_same_page(report, path, CrawlConfig.from_dict({}))
+
+
+@pytest.mark.parametrize("arguments, processes", [
+    (["score", "train", "crawl", "--name", "scorer"], 0),  # CRAWLER_SCORE_WORKER_PREPARE_PROCESSES's default
+    (["--name", "score", "crawl", "score", "train"], 1),  # a worker named "score" takes crawl steps first
+])
+def test_a_score_first_worker_prepares_its_few_pages_in_its_own_process(arguments, processes):
+    """A worker whose first queue is "score" mostly scores: a preparation process would cost it ~130 MB for
+    the few pages it prepares (detector reads, crawl steps when no scoring waits). The page is the same."""
+    path = REAL_PAGES[2]
+    report = _run_script(EARLY, str(path), *arguments)
+    assert len(report["before_django"]) == len(report["after"]) == processes
     _assert_same_page(report, path, CrawlConfig.from_dict({}))
