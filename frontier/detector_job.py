@@ -170,10 +170,13 @@ class DetectorFetches:
     def __call__(self, url: str) -> str | None:
         if self.has_read(url):  # read in an earlier pass (before a render)
             return self.languages(self.fetches[url].page)
-        fetched = self.read_ahead.pop(url, None) or self.fetcher.fetch(
-            url, origin=Target.Origin.DETECTOR, source_page=self.page, depth=self.depth)
-        self.fetches[url] = fetched
+        fetched = self.fetches[url] = self.read_ahead.pop(url, None) or self._fetch(url)
         return self.languages(fetched.page) if fetched.page is not None else None
+
+    def _fetch(self, url: str) -> PoliteFetch:
+        request = self.request(url)
+        return self.fetcher.fetch(request.url, origin=request.origin, source_page=request.source_page,
+                                  depth=request.depth)
 
     def script_links(self, urls: list[str]) -> list[LinkContext]:
         """The links read from the page's own scripts (fetched now unless the crawl has them)."""
@@ -181,9 +184,7 @@ class DetectorFetches:
         for url in urls:
             fetched = self.fetches.get(url)
             if fetched is None:
-                fetched = self.fetcher.fetch(url, origin=Target.Origin.DETECTOR, source_page=self.page,
-                                             depth=self.depth)
-                self.fetches[url] = fetched
+                fetched = self.fetches[url] = self._fetch(url)
             if fetched.page is not None:
                 links += self.links.contexts(fetched.page)
         return links

@@ -14,8 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from django.conf import settings
 from rq import get_current_job
 from django.db import DatabaseError, OperationalError
-from django.db.models import Count, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.utils import timezone
 
 from crawlweb.services.allocator import release_free_memory
@@ -25,7 +24,7 @@ from crawlweb.models import Crawl
 from crawlweb.services.crawl_config import CrawlConfig
 from crawlweb.services.followups import (StepResult, run_batch_followups, run_dry_followups, run_finish_followups,
                                         run_step_followups)
-from crawlweb.services.leasing import hand_back_leases, in_flight, lease_batch, next_lease_in
+from crawlweb.services.leasing import hand_back_leases, in_flight, lease_batch, next_lease_in, room_read_afresh
 from crawlweb.services.network import fetcher_for, warc_writer_for
 from crawlweb.services.fetch_threads import DISK_FULL_ERRNOS, fetch_and_prepare, fetch_pool
 from crawlweb.services.storing import host_interval, record_batch
@@ -289,17 +288,11 @@ def _store(crawl: Crawl, batch: list[Future], config: CrawlConfig) -> StepResult
 
 
 def _room(crawl: Crawl) -> int:
-    """Pages the crawl may still start: its budget minus pages fetched and requests in flight, 0
-    unless it is running. One query: the crawl's state and counter are read afresh with the count."""
-    in_flight_count = Subquery(in_flight(crawl).order_by().values("crawl_id").annotate(n=Count("pk")).values("n"))
-    fresh = (Crawl.objects.filter(pk=crawl.pk).annotate(leased=Coalesce(in_flight_count, 0))
-             .values("state", "pages_fetched", "deadline_at", "leased").first())
-    if fresh is None:
+    """Pages the crawl may still start (leasing.room_read_afresh), 0 unless it is running."""
+    room = room_read_afresh(crawl)
+    if room is None or crawl.state != Crawl.State.RUNNING or crawl.time_is_up:
         return 0
-    crawl.state, crawl.pages_fetched, crawl.deadline_at = fresh["state"], fresh["pages_fetched"], fresh["deadline_at"]
-    if crawl.state != Crawl.State.RUNNING or crawl.time_is_up:
-        return 0
-    return crawl.budget_left - fresh["leased"]
+    return room
 
 
 def end_reason(crawl: Crawl) -> str:

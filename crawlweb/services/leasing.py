@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Min, Q, Value
+from django.db.models import Count, F, Min, Q, Subquery, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -68,6 +68,21 @@ def expired_lease(now: datetime) -> Q:
 def in_flight(crawl: Crawl):
     """The crawl's Targets leased now (a live lease): requests under way, not yet counted as fetched."""
     return Target.objects.filter(crawl_id=crawl.pk, state=Target.State.LEASED, lease_expires_at__gte=timezone.now())
+
+
+def room_read_afresh(crawl: Crawl, besides: str = "") -> int | None:
+    """Pages the crawl may still start: its budget minus its pages fetched and the requests in flight
+    (``besides``: not counting that lease owner's). One statement, so one snapshot: a request counted
+    neither in flight nor fetched (stored between two reads) cannot slip through. The crawl's state,
+    counter and deadline are read afresh into ``crawl`` with it; None when the crawl is gone."""
+    leases = in_flight(crawl).exclude(lease_owner=besides) if besides else in_flight(crawl)
+    leased = Subquery(leases.order_by().values("crawl_id").annotate(n=Count("pk")).values("n"))
+    fresh = (Crawl.objects.filter(pk=crawl.pk).annotate(leased=Coalesce(leased, 0))
+             .values("state", "pages_fetched", "deadline_at", "leased").first())
+    if fresh is None:
+        return None
+    crawl.state, crawl.pages_fetched, crawl.deadline_at = fresh["state"], fresh["pages_fetched"], fresh["deadline_at"]
+    return crawl.budget_left - fresh["leased"]
 
 
 def lease_batch(crawl: Crawl, owner: str, limit: int, lease_seconds: int) -> list[Lease]:

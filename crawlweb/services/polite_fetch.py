@@ -34,7 +34,7 @@ from crawlweb.services.followups import StepResult
 from crawlweb.services.hosts import host_for
 from crawlweb.services.fetch_threads import fetch_and_prepare, fetch_pool
 from crawlweb.services.leasing import (EXTRA_WAIT_S, POLL_S, Lease, claim_hosts_now, expired_lease,
-                                       in_flight)
+                                       room_read_afresh)
 from crawlweb.services.network import fetcher_for, warc_writer_for
 from crawlweb.services.storing import host_interval, record_batch, robots_policy
 from crawlweb.services.stored_pages import pages_at
@@ -47,7 +47,7 @@ HELD = (Crawl.State.PAUSED, Crawl.State.STOPPED)
 
 @dataclass
 class PoliteFetch:
-    """What one fetch_for_crawl call gave: the page (stored now or before) or why there is none."""
+    """What one fetch gave: the page (stored now or before) or why there is none."""
 
     page: Page | None = None
     downloaded: bool = False  # a request was made and counted in the crawl's pages
@@ -56,7 +56,7 @@ class PoliteFetch:
 
 
 class PoliteFetcher:
-    """fetch_for_crawl for the many fetches of one job (a detector job reads a few pages of each of its
+    """Fetches for one job (a detector job reads a few pages of each of its
     sites): the crawl's settings are read once and each Host row found once, not per fetch. A host's
     clock and robots.txt are still read fresh where they matter, after it is claimed."""
 
@@ -186,7 +186,7 @@ class _Turns:
         targets = self._claim_targets(claimed, owner)
         leased = [i for i in claimed if self.keys[i] in targets]
         unleased = [i for i in claimed if self.keys[i] not in targets]
-        room = crawl.budget_left - in_flight(crawl).exclude(lease_owner=owner).count()
+        room = room_read_afresh(crawl, besides=owner) or 0  # read now: other fetches may have stored pages since
         over = leased[max(0, room):]  # a crawl step took the last pages meanwhile
         leased = leased[:max(0, room)]
         if over:
@@ -251,12 +251,6 @@ def _pages_fetched(target_ids: list[int]) -> dict[int, Page]:
     """{target id: the page its fetch stored (or found stored with its content)}, in one read."""
     return {target.pk: target.page for target in
             Target.objects.filter(pk__in=target_ids, state=Target.State.DONE).select_related("page")}
-
-
-def fetch_for_crawl(crawl: Crawl, url: str, *, origin: str, source_page: Page | None = None,
-                    depth: int = 0) -> PoliteFetch:
-    """One fetch on its own (a job with several uses one PoliteFetcher)."""
-    return PoliteFetcher(crawl).fetch(url, origin=origin, source_page=source_page, depth=depth)
 
 
 def _pages_left(crawl: Crawl) -> bool:

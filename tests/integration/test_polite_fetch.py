@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from crawlweb.models import Crawl, Host, Page
-from crawlweb.services.polite_fetch import PoliteFetcher, fetch_for_crawl
+from crawlweb.services.polite_fetch import PoliteFetcher
 from frontier.models import Target
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def crawl(crawl_settings):
 
 
 def test_a_page_is_fetched_after_robots_txt_stored_and_counted(crawl, through_test_web):
-    fetched = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR, depth=1)
+    fetched = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR, depth=1)
     assert fetched.downloaded and fetched.reason == ""
     assert fetched.page.language == "en" and fetched.page.final_url == HOME_EN
     crawl.refresh_from_db()
@@ -39,9 +39,9 @@ def test_a_page_is_fetched_after_robots_txt_stored_and_counted(crawl, through_te
 
 
 def test_a_page_the_crawl_stored_is_not_fetched_again(crawl, through_test_web):
-    first = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
+    first = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)
     through_test_web.clear_log()
-    again = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
+    again = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)
     assert again.page == first.page and not again.downloaded
     assert through_test_web.requests == []
     crawl.refresh_from_db()
@@ -49,16 +49,16 @@ def test_a_page_the_crawl_stored_is_not_fetched_again(crawl, through_test_web):
 
 
 def test_robots_txt_is_obeyed(crawl, through_test_web):
-    fetch_for_crawl(crawl, HOME_SR, origin=Target.Origin.DETECTOR)  # caches primer.rs's robots.txt
+    PoliteFetcher(crawl).fetch(HOME_SR, origin=Target.Origin.DETECTOR)  # caches primer.rs's robots.txt
     private = "http://www.primer.rs/private/"
-    fetched = fetch_for_crawl(crawl, private, origin=Target.Origin.DETECTOR)
+    fetched = PoliteFetcher(crawl).fetch(private, origin=Target.Origin.DETECTOR)
     assert fetched.page is None and fetched.reason == "robots" and not fetched.downloaded
     assert not [r for r in through_test_web.requests if "/private/" in r.url]
 
 
 def test_nothing_is_fetched_once_the_budget_is_spent(crawl, through_test_web):
     Crawl.objects.filter(pk=crawl.pk).update(pages_fetched=5)
-    fetched = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
+    fetched = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)
     assert fetched.page is None and fetched.reason == "budget"
     assert through_test_web.requests == []
     assert not Target.objects.filter(crawl=crawl, state__in=["pending", "leased"]).exists()
@@ -66,7 +66,7 @@ def test_nothing_is_fetched_once_the_budget_is_spent(crawl, through_test_web):
 
 def test_a_paused_crawl_makes_no_request(crawl, through_test_web):
     Crawl.objects.filter(pk=crawl.pk).update(state=Crawl.State.PAUSED)
-    fetched = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
+    fetched = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)
     assert fetched.page is None and fetched.reason == "paused"
     assert through_test_web.requests == []
 
@@ -75,7 +75,7 @@ def test_the_host_politeness_interval_is_kept(crawl, through_test_web):
     crawl.config = {"host_interval": 0.4}
     crawl.save()
     for url in (HOME_SR, HOME_EN, "http://www.primer.rs/sr/kontakt.html"):
-        fetch_for_crawl(crawl, url, origin=Target.Origin.DETECTOR)
+        PoliteFetcher(crawl).fetch(url, origin=Target.Origin.DETECTOR)
     requests = sorted(through_test_web.requests, key=lambda r: r.monotonic)
     assert len(requests) == 4  # robots.txt and three pages
     gaps = [after.monotonic - before.monotonic_end for before, after in zip(requests, requests[1:])]
@@ -83,11 +83,11 @@ def test_the_host_politeness_interval_is_kept(crawl, through_test_web):
 
 
 def test_a_host_whose_politeness_clock_has_not_run_out_is_waited_for(crawl, through_test_web):
-    fetch_for_crawl(crawl, HOME_SR, origin=Target.Origin.DETECTOR)
+    PoliteFetcher(crawl).fetch(HOME_SR, origin=Target.Origin.DETECTOR)
     # A crawl step's request to the host just ended: the next one may start 0.6 s from now.
     Host.objects.filter(name="www.primer.rs").update(next_fetch_at=timezone.now() + timedelta(seconds=0.6))
     started = time.monotonic()
-    fetched = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)
+    fetched = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)
     assert fetched.downloaded and time.monotonic() - started >= 0.5
     assert Page.objects.filter(crawl=crawl).count() == 2
 
@@ -134,7 +134,7 @@ def test_pages_of_many_hosts_are_fetched_side_by_side_and_stored_as_one_batch(cr
     crawl.page_budget = 20
     crawl.save()
     homes = english_homes(through_test_web, 4)
-    stored = fetch_for_crawl(crawl, HOME_EN, origin=Target.Origin.DETECTOR)  # a page the crawl has
+    stored = PoliteFetcher(crawl).fetch(HOME_EN, origin=Target.Origin.DETECTOR)  # a page the crawl has
     through_test_web.clear_log()
     requests = [FetchRequest(url, origin=Target.Origin.DETECTOR, depth=1) for url in homes + [HOME_EN, homes[0]]]
     step = StepResult(crawl.pk)
