@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,34 +28,46 @@ from evaluation.bodies.lexicon import Lexicon, line_stems
 MAX_LINES = 200  # lines of a body aligned (200 × 200 line pairs at most): the cost stays bounded
 
 
-def _line_words(lines: Sequence[str], dictionary: dict[str, set[str]]) -> list[tuple[set[str], list[set[str]]]]:
-    """Each line's stems, and the translations of those of its stems the dictionary knows; lines with no
-    known word are left out (they match no line, and skipping a line costs nothing)."""
+@dataclass(frozen=True)
+class ReadLines:
+    """A body's lines as the alignment reads them (read once, aligned with many bodies): each line with a
+    known word as (its stems, the translations of those the dictionary knows), lines with none left out
+    (they match no line, and skipping a line costs nothing); and an index from each stem to its lines."""
+    lines: list[tuple[set[str], list[set[str]]]]
+    holders: dict[str, list[int]]
+    vocabulary: frozenset[str]  # the index's stems
+
+    @property
+    def known(self) -> int:
+        return sum(len(known) for _, known in self.lines)
+
+
+def read_lines(lines: Sequence[str], dictionary: dict[str, set[str]]) -> ReadLines:
     out = []
     for line in lines[:MAX_LINES]:
         words = line_stems(line)
         known = [dictionary[w] for w in words if w in dictionary]
         if known:
             out.append((words, known))
-    return out
-
-
-def _shared_counts(rows: list[tuple[set[str], list[set[str]]]], columns: list[tuple[set[str], list[set[str]]]]
-                   ) -> np.ndarray:
-    """counts[i, j]: how many of row line i's known words have a translation among column line j's words
-    (an index from each stem to the column lines that hold it: only lines that share something are visited)."""
     holders: dict[str, list[int]] = defaultdict(list)
-    for j, (words, _) in enumerate(columns):
+    for j, (words, _) in enumerate(out):
         for word in words:
             holders[word].append(j)
+    return ReadLines(out, dict(holders), frozenset(holders))
+
+
+def _shared_counts(rows: ReadLines, columns: ReadLines) -> np.ndarray:
+    """counts[i, j]: how many of row line i's known words have a translation among column line j's words
+    (the columns' index from each stem to their lines: only lines that share something are visited)."""
+    holders = columns.holders
     # A word's translations reach the same column lines from every row line it is in: found once per word
     # (by the identity of its dictionary entry), and the counts added up in one bincount, not cell by cell.
     # Most translations are no word of the other body: a set intersection (in C) leaves the few that are.
     reached: dict[int, list[int]] = {}
-    vocabulary = set(holders)
-    width = len(columns)
+    vocabulary = columns.vocabulary
+    width = len(columns.lines)
     cells: list[int] = []
-    for i, (_, known) in enumerate(rows):
+    for i, (_, known) in enumerate(rows.lines):
         base = i * width
         for translations in known:
             found = reached.get(id(translations))
@@ -64,35 +77,34 @@ def _shared_counts(rows: list[tuple[set[str], list[set[str]]]], columns: list[tu
                     sorted({j for t in shared for j in holders[t]}) if shared else [])
             if found:
                 cells.extend(base + j for j in found)
-    counts = np.bincount(np.array(cells, dtype=np.int64), minlength=len(rows) * width)
-    return counts.astype(float).reshape(len(rows), width)
+    counts = np.bincount(np.array(cells, dtype=np.int64), minlength=len(rows.lines) * width)
+    return counts.astype(float).reshape(len(rows.lines), width)
 
 
 def aligned_share(lexicon: Lexicon, a_lines: Sequence[str], b_lines: Sequence[str]) -> tuple[float | None, int]:
     """(aligned share of the two bodies, or None when a body has no word the dictionary knows;
     the smaller body's count of known words). ``a_lines`` are in the lexicon's first language."""
-    return _aligned(_line_words(a_lines, lexicon.forward), _line_words(b_lines, lexicon.backward))
+    return aligned_read(read_lines(a_lines, lexicon.forward), read_lines(b_lines, lexicon.backward))
 
 
-def _known(lines: list[tuple[set[str], list[set[str]]]]) -> int:
-    return sum(len(known) for _, known in lines)
-
-
-def _aligned(a: list[tuple[set[str], list[set[str]]]], b: list[tuple[set[str], list[set[str]]]]
-             ) -> tuple[float | None, int]:
-    """aligned_share of two bodies' prepared lines (_line_words)."""
-    if not a or not b:
+def aligned_read(a: ReadLines, b: ReadLines) -> tuple[float | None, int]:
+    """aligned_share of two bodies read by read_lines (``a`` with the first language's dictionary)."""
+    if not a.lines or not b.lines:
         return None, 0
-    known_a = np.array([len(known) for _, known in a], dtype=float)
-    known_b = np.array([len(known) for _, known in b], dtype=float)
+    known_a = np.array([len(known) for _, known in a.lines], dtype=float)
+    known_b = np.array([len(known) for _, known in b.lines], dtype=float)
     similarity = np.minimum(_shared_counts(a, b) / known_a[:, None], _shared_counts(b, a).T / known_b[None, :])
     weight = similarity * (known_a[:, None] + known_b[None, :])
     # best[i][j]: the best alignment of a's first i lines with b's first j; row by row,
     # best[i][j] = max(best[i-1][j], best[i][j-1], best[i-1][j-1] + weight[i-1][j-1])
-    previous = np.zeros(len(b) + 1)
+    previous = np.zeros(len(b.lines) + 1)
     for row in weight:
         previous = np.concatenate(([0.0], np.maximum.accumulate(np.maximum(previous[1:], previous[:-1] + row))))
     return float(previous[-1] / (known_a.sum() + known_b.sum())), int(min(known_a.sum(), known_b.sum()))
+
+
+def _least_known(bodies: tuple[ReadLines, ReadLines]) -> int:
+    return min(body.known for body in bodies)
 
 
 ALIGNMENT_FEATURE_NAMES: tuple[str, ...] = ("aligned_share", "aligned_missing")
@@ -103,9 +115,9 @@ def alignment_features(lexicon: Lexicon | None, a_lines: Sequence[str], b_lines:
     words (as evaluation.bodies.lexicon.lexicon_features reads them; the pages' tags are not trusted)."""
     if lexicon is None:
         return {"aligned_share": 0.0, "aligned_missing": 1.0}
-    as_given = _line_words(a_lines, lexicon.forward), _line_words(b_lines, lexicon.backward)
-    swapped = _line_words(b_lines, lexicon.forward), _line_words(a_lines, lexicon.backward)
-    share, _ = _aligned(*(as_given if min(map(_known, as_given)) >= min(map(_known, swapped)) else swapped))
+    as_given = read_lines(a_lines, lexicon.forward), read_lines(b_lines, lexicon.backward)
+    swapped = read_lines(b_lines, lexicon.forward), read_lines(a_lines, lexicon.backward)
+    share, _ = aligned_read(*(as_given if _least_known(as_given) >= _least_known(swapped) else swapped))
     if share is None:
         return {"aligned_share": 0.0, "aligned_missing": 1.0}
     return {"aligned_share": share, "aligned_missing": 0.0}

@@ -132,7 +132,20 @@ class Lexicon:
         return cls(read_dictd(first_to_second), read_dictd(second_to_first), tuple(languages))
 
     def reversed(self) -> Lexicon:
-        return Lexicon(self.backward, self.forward, (self.languages[1], self.languages[0]))
+        return self._reversed
+
+    @functools.cached_property
+    def _reversed(self) -> Lexicon:  # one object each way, so what it computes once (_translated_from) is kept
+        other = Lexicon(self.backward, self.forward, (self.languages[1], self.languages[0]))
+        other.__dict__["_reversed"] = self
+        return other
+
+    @property
+    def tables(self) -> tuple[tuple[dict, dict], bool]:
+        """(its two dictionaries in one order whichever way it is read, whether it reads in that order): what
+        a result read with it is remembered under (evaluation.pairing.recent), either way round."""
+        ordered = id(self.forward) < id(self.backward)
+        return ((self.forward, self.backward) if ordered else (self.backward, self.forward)), ordered
 
     def read_from(self, first: str, second: str) -> Lexicon | None:
         """This lexicon read from ``first`` into ``second``, or None when those are not its two languages."""
@@ -151,6 +164,49 @@ class Lexicon:
         forward, known_forward = share(first, second, self.forward)
         backward, known_backward = share(second, first, self.backward)
         return forward, backward, min(known_forward, known_backward)
+
+    @functools.cached_property
+    def _translated_from(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+        """Each dictionary turned round: {a translation: the headwords it translates}, forward's then backward's."""
+        inverses = []
+        for dictionary in (self.forward, self.backward):
+            inverse: dict[str, set[str]] = {}
+            for headword, translations in dictionary.items():
+                for translation in translations:
+                    inverse.setdefault(translation, set()).add(headword)
+            inverses.append({word: frozenset(headwords) for word, headwords in inverse.items()})
+        return inverses[0], inverses[1]
+
+    def reading(self, words: Set[str], first: bool) -> WordsRead:
+        """A body's ``words`` (stems) read once for its coverage against many bodies of the other language
+        (``first``: it is in the lexicon's first language): ``coverage_between`` of two readings is
+        ``coverage`` of their words, in a few set intersections instead of a look-up per word and pair."""
+        dictionary = self.forward if first else self.backward
+        # the other language's headwords with a translation among these words
+        inverse = self._translated_from[1] if first else self._translated_from[0]
+        reached = frozenset().union(*(inverse[w] for w in words if w in inverse))
+        return WordsRead(frozenset(w for w in words if w in dictionary), reached)
+
+    @staticmethod
+    def coverage_between(first: WordsRead, second: WordsRead) -> tuple[float | None, float | None, int]:
+        """``coverage(a, b)`` from ``reading(a, first=True)`` and ``reading(b, first=False)``."""
+        def share(words: WordsRead, other: WordsRead) -> tuple[float | None, int]:
+            if not words.known:
+                return None, 0
+            return len(words.known & other.reached) / len(words.known), len(words.known)
+
+        forward, known_forward = share(first, second)
+        backward, known_backward = share(second, first)
+        return forward, backward, min(known_forward, known_backward)
+
+
+@dataclass(frozen=True)
+class WordsRead:
+    """A body's words as Lexicon.coverage_between reads them: the ones its own dictionary knows, and the
+    other language's headwords that some of them translate (a headword of the other side is covered by
+    this body when it is among them)."""
+    known: frozenset[str]
+    reached: frozenset[str]
 
 
 def lexicon_features(lexicon: Lexicon | None, a_lines: list[str], b_lines: list[str]) -> dict[str, float]:

@@ -38,6 +38,8 @@ from evaluation.bodies.lexicon import Lexicon, stems
 from evaluation.bodies.page_body import SiteLines, bodies
 from evaluation.bodies.sentence_alignment import align
 
+from .recent import RecentResults
+
 MIN_KNOWN = 30  # fewer known words each way: too little body to judge (forms, galleries)
 MIN_COVERAGE = 0.45
 MIN_ALIGNED = 0.3
@@ -53,6 +55,19 @@ def body_coverage_reason(source_text: str, target_text: str, site: SiteLines | N
     ``min_alignment`` 0 the sentence alignment that keeps a loose translation they would remove."""
     min_known = MIN_KNOWN if min_known is None else min_known
     a, b = bodies(source_text, target_text, site)
+    # what the two bodies say depends on them, the lexicon and the thresholds only: remembered for the
+    # site's next scoring (its pages mostly stay as they were)
+    tables, direction = lexicon.tables
+    key = (direction, hash(tuple(a)), hash(tuple(b)), min_coverage, min_known, min_aligned, min_alignment)
+    return _readings.get(key, lambda: _read(a, b, lexicon, min_coverage, min_known, min_aligned, min_alignment),
+                         tables)
+
+
+_readings = RecentResults(40_000)  # ~20 MB
+
+
+def _read(a: list[str], b: list[str], lexicon: Lexicon, min_coverage: float, min_known: int, min_aligned: float,
+          min_alignment: float) -> tuple[str | None, dict]:
     figures: dict = {}
     reason = _reason(a, b, lexicon, figures, min_coverage, min_known, min_aligned)
     if reason is None or min_alignment <= 0:

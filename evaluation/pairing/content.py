@@ -42,14 +42,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from crawlweb.crawler.htmlparse import parse_html
 from crawlweb.language.transliterate import cyrillic_to_latin
-from evaluation.bodies.alignment import aligned_share
-from evaluation.bodies.lexicon import Lexicon, stems
+from evaluation.bodies.alignment import ReadLines, aligned_read, read_lines
+from evaluation.bodies.lexicon import Lexicon, WordsRead, stems
 from evaluation.bodies.page_body import NUMBER, SiteLines, jaccard, page_lines, profile_correlation, ratio
 
+from .recent import RecentResults
 from .records import CandidatePair, PageRecord, check_languages
 
 W_NUMBERS, W_NAMES, W_LENGTH, W_PROFILE = 0.4, 0.3, 0.15, 0.15
@@ -74,6 +75,7 @@ class Anchors:
     lines: tuple[int, ...]  # the body's line lengths, in order
     stems: frozenset[str] = frozenset()  # the body's words as the lexicon compares them
     body: tuple[str, ...] = ()  # the body's lines (Cyrillic read as Latin), aligned with the lexicon
+    words: WordsRead | None = None  # ``stems`` as the lexicon reads them (content_pairs: once per page)
 
     @property
     def length(self) -> int:
@@ -105,46 +107,38 @@ def anchor_score(a: Anchors, b: Anchors) -> float:
             + W_PROFILE * max(0.0, profile_correlation(list(a.lines), list(b.lines))))
 
 
-class _ScoresSeen:
-    """The scores of body pairs this process has compared with one lexicon, at most LIMIT of them.
+class _LinesRead:
+    """The bodies' lines as the alignment reads them, each read once for the content_pairs call (a page is
+    aligned with up to 2 × ALIGN_CANDIDATES others) and only when a pair is not in the cache."""
 
-    A site is scored again each time it grows (and once more by each crawl-wide pass); its pages'
-    bodies mostly stay as they were, so most of its pairs were compared before. A score depends only
-    on the two bodies and the lexicon, so it is kept under the bodies' hash and reused."""
+    def __init__(self, lexicon: Lexicon):
+        self.lexicon = lexicon
+        self.read: dict[tuple[bool, tuple[str, ...]], ReadLines] = {}
 
-    LIMIT = 150_000  # ~25 MB; emptied when full
+    def of(self, body: tuple[str, ...], first: bool) -> ReadLines:
+        key = (first, body)
+        if key not in self.read:
+            self.read[key] = read_lines(body, self.lexicon.forward if first else self.lexicon.backward)
+        return self.read[key]
 
-    def __init__(self):
-        self.lexicon_tables: tuple | None = None  # the lexicon whose scores these are (kept: its ids stay unique)
-        self.scores: dict[tuple[int, bool, int, int], float] = {}
-
-    def get(self, kind: int, a: Anchors, b: Anchors, lexicon: Lexicon, score) -> float:
-        tables = self.lexicon_tables
-        if tables is None or {id(lexicon.forward), id(lexicon.backward)} != {id(tables[0]), id(tables[1])}:
-            tables = self.lexicon_tables = (lexicon.forward, lexicon.backward)
-            self.scores = {}
-        key = (kind, lexicon.forward is tables[0], hash(a.body), hash(b.body))  # read either way round
-        value = self.scores.get(key)
-        if value is None:
-            if len(self.scores) >= self.LIMIT:
-                self.scores = {}
-            value = self.scores[key] = score(a, b, lexicon)
-        return value
+    def score(self, a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
+        """The anchor score with the bodies' aligned share (evaluation.bodies.alignment) for the dictionary's part."""
+        share, known = aligned_read(self.of(a.body, True), self.of(b.body, False))
+        translated = share if share is not None and known >= LEXICON_MIN_KNOWN else 0.0
+        return (1 - W_LEXICON) * anchor_score(a, b) + W_LEXICON * translated
 
 
-_COVERAGE, _ALIGNED = 0, 1
-_seen = _ScoresSeen()
+# The aligned scores of body pairs this process has compared (a millisecond or more each; a re-scored
+# site's pairs were mostly aligned before). Word coverage is not kept: read from each page's WordsRead it
+# costs less than its look-up, and a site compared all with all (40,000 pairs) filled the memory with it.
+_aligned_seen = RecentResults(150_000)  # ~25 MB
 
 
-def aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
-    """The anchor score with the bodies' aligned share (evaluation.bodies.alignment) for the dictionary's part."""
-    return _seen.get(_ALIGNED, a, b, lexicon, _aligned_score)
-
-
-def _aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
-    share, known = aligned_share(lexicon, a.body, b.body)
-    translated = share if share is not None and known >= LEXICON_MIN_KNOWN else 0.0
-    return (1 - W_LEXICON) * anchor_score(a, b) + W_LEXICON * translated
+def _aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon, lines: _LinesRead) -> float:
+    """lines.score of the two pages, remembered under their bodies (read either way round)."""
+    tables, direction = lexicon.tables
+    key = (direction, hash(a.body), hash(b.body))
+    return _aligned_seen.get(key, lambda: lines.score(a, b, lexicon), tables)
 
 
 def best_candidates(scores: dict[tuple[str, str], float], per_page: int) -> set[tuple[str, str]]:
@@ -160,12 +154,11 @@ def content_score(a: Anchors, b: Anchors, lexicon: Lexicon | None = None) -> flo
     """``a``: a page of the first language, ``b`` of the second (the lexicon's order)."""
     if lexicon is None:
         return anchor_score(a, b)
-    return _seen.get(_COVERAGE, a, b, lexicon, _coverage_score)
-
-
-def _coverage_score(a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
     score = anchor_score(a, b)
-    forward, backward, known = lexicon.coverage(a.stems, b.stems)
+    if a.words is not None and b.words is not None:
+        forward, backward, known = lexicon.coverage_between(a.words, b.words)
+    else:
+        forward, backward, known = lexicon.coverage(a.stems, b.stems)
     translated = min(forward, backward) if known >= LEXICON_MIN_KNOWN else 0.0
     return (1 - W_LEXICON) * score + W_LEXICON * translated
 
@@ -208,6 +201,9 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
         return []
     if lexicon is not None:
         threshold = lexicon_threshold
+        for language, side in sides.items():  # each body's words read once for all its comparisons
+            for url, anchors in side.items():
+                side[url] = replace(anchors, words=lexicon.reading(anchors.stems, first=language == first))
     if lexicon is not None and len(left) * len(right) <= ALL_PAIRS_LIMIT:
         # two paired pages compete too: a paired page matched with its own counterpart leaves the
         # unpaired pages alone (else it could take the unpaired page of its topic from that page's counterpart)
@@ -216,7 +212,8 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
     else:
         scores = _scores_with_open_pages(left, right, open_left, open_right, lexicon)
     if lexicon is not None:  # each page's best few by word coverage, scored again by aligned lines
-        scores = {(source, target): aligned_score(left[source], right[target], lexicon)
+        lines = _LinesRead(lexicon)
+        scores = {(source, target): _aligned_score(left[source], right[target], lexicon, lines)
                   for source, target in best_candidates(scores, ALIGN_CANDIDATES)}
     out, matched = [], set()
     for (source, target), score in sorted(scores.items(), key=lambda item: (-item[1], item[0])):

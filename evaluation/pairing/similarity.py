@@ -32,6 +32,7 @@ from evaluation.bodies.page_body import SiteLines
 
 from .body_coverage import MIN_ALIGNED, MIN_ALIGNMENT, MIN_COVERAGE, body_coverage_reason
 from .patterns import GlobalPattern, mine_pairs, top_global_patterns
+from .recent import RecentResults
 from .records import DEFAULT_LANGUAGES, CandidatePair, PageRecord, Pattern, check_languages
 from .scripts import cyrillic_share, is_script_variant_pair, transliteration_similarity
 from .strand import MAX_TOKENS, linearize, signature_tokens, strand_scores_of_tokens, visible_text
@@ -98,6 +99,9 @@ def bilingual_similarity(source_links: Iterable[str], target_links: Iterable[str
     return SimilarityScores(sim, sim_same, sim_pattern, shared, len(best))
 
 
+_untranslated_read = RecentResults(40_000)  # ~10 MB
+
+
 def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Mapping[Pattern, float], *,
                 languages=DEFAULT_LANGUAGES, alpha: float = 0.5, threshold: float = 0.0,
                 check_content: bool = True, length_ratio: tuple[float, float] = (0.33, 3.0),
@@ -140,8 +144,9 @@ def filter_pair(source: PageRecord, target: PageRecord, pattern_credibility: Map
         scores["transliteration_similarity"] = translit
         if translit >= max_transliteration_similarity:
             return PairVerdict(False, "one page is the other transliterated (script variants)", scores)
-    if check_untranslated:
-        reason, figures = untranslated_reason(source, target, texts, (first, second))
+    if check_untranslated:  # it reads the two texts only: remembered under them (a re-scored site's pairs)
+        reason, figures = _untranslated_read.get((hash(texts[0]), hash(texts[1]), first, second),
+                                                 lambda: untranslated_reason(source, target, texts, (first, second)))
         scores.update(figures)
         if reason:
             return PairVerdict(False, reason, scores)

@@ -5,7 +5,8 @@ import pytest
 
 from crawlweb.crawler.htmlparse import parse_html
 from training.learn.features import FEATURE_NAMES, pair_features
-from evaluation.bodies.lexicon import LEXICON_FEATURE_NAMES, Lexicon, LexiconError, lexicon_features, read_dictd, stem
+from evaluation.bodies.lexicon import (LEXICON_FEATURE_NAMES, Lexicon, LexiconError, lexicon_features, read_dictd, stem,
+                                       stems)
 from evaluation.bodies.page_body import SiteLines, bodies
 from training.learn.pair_classifier import CLASSIFIER_FEATURES
 
@@ -109,3 +110,24 @@ def test_on_real_sites_a_pages_translation_is_the_page_the_dictionary_covers_bes
             best += all(coverage(sr, en) > coverage(sr, other) for other in english - {en})
     assert listed >= 50
     assert best >= 0.9 * listed, f"the counterpart is covered best for only {best} of {listed} pairs"
+
+
+def test_coverage_from_each_pages_reading_is_the_coverage_of_their_words():
+    # content_pairs compares every page of one language with every page of the other: each body's words
+    # are read once (Lexicon.reading) and each pair's coverage taken from the two readings. On the real
+    # sites' pages, either way round, it must be exactly what coverage() says of the two bodies' words.
+    lexicon = Lexicon.from_dictd(*DEBIAN_LEXICON)
+    texts = [parse_html(html, url).text for site in load_real_sites() for url, html in list(site.files.items())[:12]]
+    words = [stems(text.splitlines()) for text in texts]
+    compared = 0
+    for reading_lexicon in (lexicon, lexicon.reversed()):
+        firsts = [reading_lexicon.reading(w, first=True) for w in words]
+        seconds = [reading_lexicon.reading(w, first=False) for w in words]
+        for i, a in enumerate(words):
+            for j, b in enumerate(words):
+                assert reading_lexicon.coverage_between(firsts[i], seconds[j]) == reading_lexicon.coverage(a, b)
+                compared += 1
+    assert compared > 5_000
+    covered = [lexicon.coverage(a, b)[0] for a in words for b in words]
+    assert any(0 < share < 1 for share in covered if share is not None), "some pairs partly covered, so the test tells"
+    assert lexicon.reversed().reversed() is lexicon, "one reversed lexicon each way: its readings' tables built once"
