@@ -28,7 +28,9 @@ import gzip
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Set
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Set
+from typing import TypeVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,6 +121,10 @@ def read_dictd(base: Path) -> dict[str, set[str]]:
     return entries
 
 
+K = TypeVar("K")
+L = TypeVar("L")
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """Two dictionaries: the first language to the second, and the second to the first."""
@@ -166,8 +172,12 @@ class Lexicon:
         return forward, backward, min(known_forward, known_backward)
 
     @functools.cached_property
-    def _translated_from(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    def _translated_from(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:  # ~12 MB
         """Each dictionary turned round: {a translation: the headwords it translates}, forward's then backward's."""
+        reversed_lexicon = self.__dict__.get("_reversed")
+        if reversed_lexicon is not None and "_translated_from" in reversed_lexicon.__dict__:
+            backward_inverse, forward_inverse = reversed_lexicon._translated_from  # its two, read the other way
+            return forward_inverse, backward_inverse
         inverses = []
         for dictionary in (self.forward, self.backward):
             inverse: dict[str, set[str]] = {}
@@ -177,36 +187,35 @@ class Lexicon:
             inverses.append({word: frozenset(headwords) for word, headwords in inverse.items()})
         return inverses[0], inverses[1]
 
-    def reading(self, words: Set[str], first: bool) -> WordsRead:
-        """A body's ``words`` (stems) read once for its coverage against many bodies of the other language
-        (``first``: it is in the lexicon's first language): ``coverage_between`` of two readings is
-        ``coverage`` of their words, in a few set intersections instead of a look-up per word and pair."""
-        dictionary = self.forward if first else self.backward
-        # the other language's headwords with a translation among these words
-        inverse = self._translated_from[1] if first else self._translated_from[0]
-        reached = frozenset().union(*(inverse[w] for w in words if w in inverse))
-        return WordsRead(frozenset(w for w in words if w in dictionary), reached)
-
-    @staticmethod
-    def coverage_between(first: WordsRead, second: WordsRead) -> tuple[float | None, float | None, int]:
-        """``coverage(a, b)`` from ``reading(a, first=True)`` and ``reading(b, first=False)``."""
-        def share(words: WordsRead, other: WordsRead) -> tuple[float | None, int]:
-            if not words.known:
-                return None, 0
-            return len(words.known & other.reached) / len(words.known), len(words.known)
-
-        forward, known_forward = share(first, second)
-        backward, known_backward = share(second, first)
-        return forward, backward, min(known_forward, known_backward)
-
-
-@dataclass(frozen=True)
-class WordsRead:
-    """A body's words as Lexicon.coverage_between reads them: the ones its own dictionary knows, and the
-    other language's headwords that some of them translate (a headword of the other side is covered by
-    this body when it is among them)."""
-    known: frozenset[str]
-    reached: frozenset[str]
+    def coverages(self, firsts: Mapping[K, Set[str]], seconds: Mapping[L, Set[str]], pairs: Iterable[tuple[K, L]]
+                  ) -> dict[tuple[K, L], tuple[float | None, float | None, int]]:
+        """``coverage(firsts[a], seconds[b])`` of each pair (a, b), for the many pairs of a site's pages: each
+        body's known words looked up once, and each body's *reach* (the other language's headwords with a
+        translation among its words: ~1,000 for a page of 50 stems) made once and held one body at a time,
+        so a pair costs two set intersections instead of a look-up per word."""
+        pairs = list(pairs)
+        by_first: dict[K, list[L]] = defaultdict(list)
+        by_second: dict[L, list[K]] = defaultdict(list)
+        for a, b in pairs:
+            by_first[a].append(b)
+            by_second[b].append(a)
+        known_first = {a: frozenset(w for w in firsts[a] if w in self.forward) for a in by_first}
+        known_second = {b: frozenset(w for w in seconds[b] if w in self.backward) for b in by_second}
+        forward_inverse, backward_inverse = self._translated_from
+        covered_forward: dict[tuple[K, L], int] = {}
+        for b, firsts_of_b in by_second.items():
+            reach = frozenset().union(*(forward_inverse[w] for w in seconds[b] if w in forward_inverse))
+            for a in firsts_of_b:
+                covered_forward[(a, b)] = len(known_first[a] & reach)
+        out: dict[tuple[K, L], tuple[float | None, float | None, int]] = {}
+        for a, seconds_of_a in by_first.items():
+            reach = frozenset().union(*(backward_inverse[w] for w in firsts[a] if w in backward_inverse))
+            known_a = len(known_first[a])
+            for b in seconds_of_a:
+                known_b = len(known_second[b])
+                out[(a, b)] = (covered_forward[(a, b)] / known_a if known_a else None,
+                               len(known_second[b] & reach) / known_b if known_b else None, min(known_a, known_b))
+        return out
 
 
 def lexicon_features(lexicon: Lexicon | None, a_lines: list[str], b_lines: list[str]) -> dict[str, float]:

@@ -42,12 +42,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from crawlweb.crawler.htmlparse import parse_html
 from crawlweb.language.transliterate import cyrillic_to_latin
 from evaluation.bodies.alignment import ReadLines, aligned_read, read_lines
-from evaluation.bodies.lexicon import Lexicon, WordsRead, stems
+from evaluation.bodies.lexicon import Lexicon, stems
 from evaluation.bodies.page_body import NUMBER, SiteLines, jaccard, page_lines, profile_correlation, ratio
 
 from .recent import RecentResults
@@ -75,7 +75,6 @@ class Anchors:
     lines: tuple[int, ...]  # the body's line lengths, in order
     stems: frozenset[str] = frozenset()  # the body's words as the lexicon compares them
     body: tuple[str, ...] = ()  # the body's lines (Cyrillic read as Latin), aligned with the lexicon
-    words: WordsRead | None = None  # ``stems`` as the lexicon reads them (content_pairs: once per page)
 
     @property
     def length(self) -> int:
@@ -129,9 +128,10 @@ class _LinesRead:
 
 
 # The aligned scores of body pairs this process has compared (a millisecond or more each; a re-scored
-# site's pairs were mostly aligned before). Word coverage is not kept: read from each page's WordsRead it
-# costs less than its look-up, and a site compared all with all (40,000 pairs) filled the memory with it.
-_aligned_seen = RecentResults(150_000)  # ~25 MB
+# site's pairs were mostly aligned before). Word coverage is not kept: read for all of a site's pairs together
+# (content_scores) it costs less than its look-up, and a site compared all with all (40,000 pairs) filled the
+# memory with it.
+_aligned_seen = RecentResults(100_000)  # ~22 MB
 
 
 def _aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon, lines: _LinesRead) -> float:
@@ -154,11 +154,23 @@ def content_score(a: Anchors, b: Anchors, lexicon: Lexicon | None = None) -> flo
     """``a``: a page of the first language, ``b`` of the second (the lexicon's order)."""
     if lexicon is None:
         return anchor_score(a, b)
-    score = anchor_score(a, b)
-    if a.words is not None and b.words is not None:
-        forward, backward, known = lexicon.coverage_between(a.words, b.words)
-    else:
-        forward, backward, known = lexicon.coverage(a.stems, b.stems)
+    return _with_coverage(anchor_score(a, b), *lexicon.coverage(a.stems, b.stems))
+
+
+def content_scores(pairs: Iterable[tuple[str, str]], left: dict[str, Anchors], right: dict[str, Anchors],
+                   lexicon: Lexicon | None) -> dict[tuple[str, str], float]:
+    """content_score of each pair (a URL of ``left``, one of ``right``), the lexicon's coverage of all of them
+    read together (Lexicon.coverages: each page's words looked up once, not once per pair)."""
+    pairs = list(pairs)
+    if lexicon is None:
+        return {(source, target): anchor_score(left[source], right[target]) for source, target in pairs}
+    covered = lexicon.coverages({url: left[url].stems for url, _ in pairs}, {url: right[url].stems for _, url in pairs},
+                                pairs)
+    return {(source, target): _with_coverage(anchor_score(left[source], right[target]), *covered[(source, target)])
+            for source, target in pairs}
+
+
+def _with_coverage(score: float, forward: float | None, backward: float | None, known: int) -> float:
     translated = min(forward, backward) if known >= LEXICON_MIN_KNOWN else 0.0
     return (1 - W_LEXICON) * score + W_LEXICON * translated
 
@@ -185,6 +197,9 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
     if lexicon is not None:
         lexicon = lexicon.read_from(first, second)
     pages = list(pages)
+    unpaired = {page.base_lang for page in pages if page.url not in paired}
+    if first not in unpaired or second not in unpaired:  # nothing to propose: no page need be read
+        return []
     texts = {page.url: _text(page) for page in pages}
     site = site_lines if site_lines is not None else SiteLines.from_pages(texts.items())
     sides: dict[str, dict[str, Anchors]] = {first: {}, second: {}}
@@ -201,14 +216,10 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
         return []
     if lexicon is not None:
         threshold = lexicon_threshold
-        for language, side in sides.items():  # each body's words read once for all its comparisons
-            for url, anchors in side.items():
-                side[url] = replace(anchors, words=lexicon.reading(anchors.stems, first=language == first))
     if lexicon is not None and len(left) * len(right) <= ALL_PAIRS_LIMIT:
         # two paired pages compete too: a paired page matched with its own counterpart leaves the
         # unpaired pages alone (else it could take the unpaired page of its topic from that page's counterpart)
-        scores = {(source, target): content_score(left[source], right[target], lexicon)
-                  for source in left for target in right}
+        scores = content_scores(((source, target) for source in left for target in right), left, right, lexicon)
     else:
         scores = _scores_with_open_pages(left, right, open_left, open_right, lexicon)
     if lexicon is not None:  # each page's best few by word coverage, scored again by aligned lines
@@ -233,18 +244,17 @@ def content_pairs(pages: Iterable[PageRecord], paired: set[str], *, languages=("
 
 def _scores_with_open_pages(left: dict[str, Anchors], right: dict[str, Anchors], open_left: list[str],
                             open_right: set[str], lexicon: Lexicon | None) -> dict[tuple[str, str], float]:
-    """content_score of every pair that shares a number or a name and has an unpaired page on a side."""
+    """content_scores of every pair that shares a number or a name and has an unpaired page on a side."""
     holders: dict[str, dict[str, list[str]]] = {"left": defaultdict(list), "right": defaultdict(list)}
     for side, pages in (("left", left), ("right", right)):
         for url, anchors in pages.items():
             for key in anchors.keys:
                 holders[side][key].append(url)
-    scores: dict[tuple[str, str], float] = {}
+    pairs: dict[tuple[str, str], None] = {}
     for source in open_left:
         for target in {url for key in left[source].keys for url in holders["right"].get(key, ())}:
-            scores[(source, target)] = content_score(left[source], right[target], lexicon)
+            pairs[(source, target)] = None
     for target in open_right:
         for source in {url for key in right[target].keys for url in holders["left"].get(key, ())}:
-            if (source, target) not in scores:
-                scores[(source, target)] = content_score(left[source], right[target], lexicon)
-    return scores
+            pairs[(source, target)] = None
+    return content_scores(pairs, left, right, lexicon)
