@@ -5,6 +5,8 @@ every new link is scored by its queue's latest classifier and placed by ``fronti
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from frontier.learning import ClassifierSet
 from frontier.strategies.base import Planned
 from frontier.strategies.obfc import BackForwardCrawl
@@ -13,9 +15,12 @@ from frontier.strategies.obfc import BackForwardCrawl
 class ClassifierBackForwardCrawl(BackForwardCrawl):
     name = "cobfc"
 
-    def __init__(self, crawl, settings):
-        super().__init__(crawl, settings)
-        self.classifiers = ClassifierSet.latest(crawl, settings)
+    @cached_property
+    def classifiers(self) -> ClassifierSet:
+        """The crawl's latest link classifiers, read when first used: most of what asks for the crawl's
+        strategy (its queues, its settings, whether it goes back and forth) uses none, and reading them
+        for each was a twentieth of a COBFC crawl step late in a long crawl (two queries every time)."""
+        return ClassifierSet.latest(self.crawl, self.settings)
 
     def targets_for_page(self, target, page, parsed, links):
         planned = super().targets_for_page(target, page, parsed, links)
