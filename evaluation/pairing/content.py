@@ -120,7 +120,7 @@ class _LinesRead:
             self.read[key] = read_lines(body, self.lexicon.forward if first else self.lexicon.backward)
         return self.read[key]
 
-    def score(self, a: Anchors, b: Anchors, lexicon: Lexicon) -> float:
+    def score(self, a: Anchors, b: Anchors) -> float:
         """The anchor score with the bodies' aligned share (evaluation.bodies.alignment) for the dictionary's part."""
         share, known = aligned_read(self.of(a.body, True), self.of(b.body, False))
         translated = share if share is not None and known >= LEXICON_MIN_KNOWN else 0.0
@@ -138,7 +138,7 @@ def _aligned_score(a: Anchors, b: Anchors, lexicon: Lexicon, lines: _LinesRead) 
     """lines.score of the two pages, remembered under their bodies (read either way round)."""
     tables, direction = lexicon.tables
     key = (direction, hash(a.body), hash(b.body))
-    return _aligned_seen.get(key, lambda: lines.score(a, b, lexicon), tables)
+    return _aligned_seen.get(key, lambda: lines.score(a, b), tables)
 
 
 def best_candidates(scores: dict[tuple[str, str], float], per_page: int) -> set[tuple[str, str]]:
@@ -164,8 +164,8 @@ def content_scores(pairs: Iterable[tuple[str, str]], left: dict[str, Anchors], r
     pairs = list(pairs)
     if lexicon is None:
         return {(source, target): anchor_score(left[source], right[target]) for source, target in pairs}
-    covered = lexicon.coverages({url: left[url].stems for url, _ in pairs}, {url: right[url].stems for _, url in pairs},
-                                pairs)
+    covered = lexicon.coverages({url: anchors.stems for url, anchors in left.items()},
+                                {url: anchors.stems for url, anchors in right.items()}, pairs)
     return {(source, target): _with_coverage(anchor_score(left[source], right[target]), *covered[(source, target)])
             for source, target in pairs}
 
